@@ -1,0 +1,10 @@
+//! Chess Prodigy firmware, target-neutral part.
+//!
+//! Everything here is `no_std` and free of hardware access, so it builds for
+//! the ATmega644 and is unit-tested on the host from the same source. The AVR
+//! hardware layer and `main` live in `main.rs` and `hw/`.
+#![cfg_attr(not(test), no_std)]
+#![cfg_attr(target_arch = "avr", feature(asm_experimental_arch))]
+
+pub mod board;
+pub mod progmem;

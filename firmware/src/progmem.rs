@@ -1,0 +1,111 @@
+//! Constant tables that live in flash.
+//!
+//! On the AVR every ordinary `static` is copied into the 4 KB SRAM at boot, so
+//! tables are declared with [`progmem!`]: on the AVR they go to `.progmem.data`
+//! and are read with `LPM`; on the host they are plain statics, so the same
+//! code is unit-tested there.
+
+use core::mem::{size_of, MaybeUninit};
+
+/// A constant array stored in program memory. Read it only through [`Table::get`].
+#[repr(transparent)]
+pub struct Table<T: Copy, const N: usize>([T; N]);
+
+impl<T: Copy, const N: usize> Table<T, N> {
+    pub const fn new(items: [T; N]) -> Self {
+        Table(items)
+    }
+
+    pub const fn len(&self) -> usize {
+        N
+    }
+
+    pub const fn is_empty(&self) -> bool {
+        N == 0
+    }
+
+    /// Element `i`. Out-of-range indices panic on the host; on the AVR they
+    /// are clamped so a bug can never read outside the table.
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> T {
+        #[cfg(target_arch = "avr")]
+        {
+            let i = if i < N { i } else { N - 1 };
+            // SAFETY: the element lies inside this flash-resident array.
+            unsafe { read_flash(self.0.as_ptr().add(i)) }
+        }
+        #[cfg(not(target_arch = "avr"))]
+        {
+            self.0[i]
+        }
+    }
+
+    /// Host-side access to the whole array (tests, tools).
+    #[cfg(not(target_arch = "avr"))]
+    pub fn as_slice(&self) -> &[T] {
+        &self.0
+    }
+}
+
+/// Copies one `T` out of flash with `LPM`.
+///
+/// # Safety
+/// `p` must point into program memory (a `.progmem` static).
+#[cfg(target_arch = "avr")]
+#[inline(always)]
+pub unsafe fn read_flash<T: Copy>(p: *const T) -> T {
+    let mut out = MaybeUninit::<T>::uninit();
+    let dst = out.as_mut_ptr() as *mut u8;
+    let src = p as *const u8;
+    for k in 0..size_of::<T>() {
+        dst.add(k).write(lpm(src.add(k)));
+    }
+    out.assume_init()
+}
+
+#[cfg(target_arch = "avr")]
+#[inline(always)]
+unsafe fn lpm(addr: *const u8) -> u8 {
+    let byte: u8;
+    core::arch::asm!("lpm {0}, Z", out(reg) byte, in("Z") addr, options(pure, readonly, nostack, preserves_flags));
+    byte
+}
+
+/// Host stand-in of [`read_flash`]: flash and RAM are one address space there.
+///
+/// # Safety
+/// `p` must be valid for reads.
+#[cfg(not(target_arch = "avr"))]
+#[inline(always)]
+pub unsafe fn read_flash<T: Copy>(p: *const T) -> T {
+    let _ = (size_of::<T>(), MaybeUninit::<T>::uninit());
+    p.read()
+}
+
+/// Declares a flash-resident table:
+/// `progmem! { static NAME: [u8; 4] = [1, 2, 3, 4]; }`
+#[macro_export]
+macro_rules! progmem {
+    ($($(#[$m:meta])* $vis:vis static $name:ident: [$t:ty; $n:expr] = $e:expr;)*) => {$(
+        $(#[$m])*
+        #[cfg_attr(target_arch = "avr", link_section = ".progmem.data")]
+        $vis static $name: $crate::progmem::Table<$t, { $n }> = $crate::progmem::Table::new($e);
+    )*};
+}
+
+/// A byte string in flash, e.g. an LCD message.
+pub type FlashStr<const N: usize> = Table<u8, N>;
+
+#[cfg(test)]
+mod tests {
+    progmem! {
+        static SQUARES: [u16; 4] = [1, 4, 9, 16];
+    }
+
+    #[test]
+    fn tables_read_back() {
+        assert_eq!(SQUARES.len(), 4);
+        assert_eq!(SQUARES.get(3), 16);
+        assert_eq!(unsafe { super::read_flash(&SQUARES.as_slice()[2]) }, 9);
+    }
+}

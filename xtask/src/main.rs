@@ -1,0 +1,65 @@
+//! `cargo xtask`: the project's automation, one subcommand per job.
+
+mod bench;
+mod firmware;
+mod setup;
+mod size;
+mod test;
+mod util;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "cargo xtask", about = "Build, test and benchmark the Chess Prodigy workspace")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check and install what the project needs (AVR toolchain, test oracles)
+    Setup {
+        /// Only report what is missing; install nothing
+        #[arg(long)]
+        check: bool,
+    },
+    /// Build the release firmware ELF and print its size table
+    Firmware,
+    /// Build the firmware and open the desktop window on it
+    Play {
+        /// Extra arguments for `board-sim play`
+        #[arg(trailing_var_arg = true)]
+        args: Vec<String>,
+    },
+    /// Everything CI checks: set-up, firmware with budgets, all tests
+    Test,
+    /// Benchmarks (print ratios against a reference measured in the same run)
+    Bench {
+        #[command(subcommand)]
+        which: bench::Which,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Setup { check } => setup::run(check),
+        Command::Firmware => firmware::build_and_report().map(|_| ()),
+        Command::Play { args } => firmware::build_and_report().and_then(|fw| {
+            let mut cmd = vec!["play".to_string(), fw.elf.display().to_string()];
+            cmd.extend(args);
+            util::cargo_host(&["run", "--release", "--quiet", "-p", "board-sim", "--"], &cmd)
+        }),
+        Command::Test => test::run(),
+        Command::Bench { which } => bench::run(which),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! `cargo xtask setup`: make a fresh machine ready, idempotently.
+
+use crate::util::{have, run as sh, Result};
+use std::process::Command;
+
+/// Debian packages and why the project needs them.
+const PACKAGES: &[(&str, &str)] = &[
+    ("gcc-avr", "links the firmware (avr-gcc)"),
+    ("binutils-avr", "avr-objdump/avr-as for tests"),
+    ("avr-libc", "C runtime start-up and register headers"),
+    ("simavr", "reference emulator for differential tests and benchmarks"),
+    ("libsimavr-dev", "simavr headers"),
+    ("gdb-avr", "avr-gdb for the debugger-protocol test"),
+];
+
+pub fn run(check_only: bool) -> Result {
+    println!("== setup: checking the toolchain and test oracles");
+    let mut missing_rust = Vec::new();
+    if !nightly_installed() {
+        return Err("the `nightly` Rust toolchain is not installed; the firmware needs it.\n  fix: rustup toolchain install nightly --profile minimal".into());
+    }
+    if !rust_src_installed() {
+        missing_rust.push("rust-src");
+    }
+    if !missing_rust.is_empty() {
+        if check_only {
+            println!("missing: rust-src for nightly (fix: rustup component add rust-src --toolchain nightly)");
+        } else {
+            sh(Command::new("rustup").args(["component", "add", "rust-src", "--toolchain", "nightly"]))?;
+        }
+    } else {
+        println!("ok: nightly toolchain with rust-src");
+    }
+
+    let missing: Vec<&str> = PACKAGES.iter().filter(|(p, _)| !deb_installed(p)).map(|(p, _)| *p).collect();
+    for (p, why) in PACKAGES {
+        let state = if missing.contains(p) { "missing" } else { "ok" };
+        println!("{state}: {p} ({why})");
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let install = format!("apt-get update && apt-get install -y {}", missing.join(" "));
+    if check_only {
+        return Err(format!("packages missing; fix: {install}"));
+    }
+    if !is_root() {
+        return Err(format!("packages missing and not running as root; fix: sudo sh -c '{install}'"));
+    }
+    if !have("apt-get") {
+        return Err(format!("packages missing and no apt-get here; install: {}", missing.join(" ")));
+    }
+    sh(Command::new("apt-get").arg("update").arg("-qq"))?;
+    sh(Command::new("apt-get").env("DEBIAN_FRONTEND", "noninteractive").args(["install", "-y", "-qq"]).args(&missing))?;
+    Ok(())
+}
+
+fn nightly_installed() -> bool {
+    Command::new("rustup")
+        .args(["run", "nightly", "rustc", "--version"])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+fn rust_src_installed() -> bool {
+    Command::new("rustup")
+        .args(["component", "list", "--toolchain", "nightly", "--installed"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).lines().any(|l| l.starts_with("rust-src")))
+        .unwrap_or(false)
+}
+
+fn deb_installed(package: &str) -> bool {
+    Command::new("dpkg-query")
+        .args(["-W", "-f=${Status}", package])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).contains("install ok installed"))
+        .unwrap_or(false)
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
+}
