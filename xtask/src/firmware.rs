@@ -17,6 +17,7 @@ pub fn elf_path() -> PathBuf {
 
 /// Builds the firmware with the nightly toolchain for avr-none.
 pub fn build() -> Result<PathBuf> {
+    crate::setup::ensure(crate::setup::Scope::Build, false)?;
     println!("== firmware: building the AVR image (nightly, avr-none, atmega644, profile avr)");
     if !crate::util::have("avr-gcc") {
         return Err("avr-gcc not found: the firmware is linked by avr-gcc.\n  fix: cargo xtask setup".into());

@@ -4,17 +4,35 @@ use crate::util::{have, run as sh, Result};
 use std::process::Command;
 
 /// Debian packages and why the project needs them.
-const PACKAGES: &[(&str, &str)] = &[
+const BUILD_PACKAGES: &[(&str, &str)] = &[
     ("gcc-avr", "links the firmware (avr-gcc)"),
     ("binutils-avr", "avr-objdump/avr-as for tests"),
     ("avr-libc", "C runtime start-up and register headers"),
+];
+
+/// Only the tests and benchmarks need these.
+const TEST_PACKAGES: &[(&str, &str)] = &[
     ("simavr", "reference emulator for differential tests and benchmarks"),
     ("libsimavr-dev", "simavr headers"),
     ("gdb-avr", "avr-gdb for the debugger-protocol test"),
 ];
 
+/// What to make sure of.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Enough to build the firmware.
+    Build,
+    /// Everything the tests need too.
+    Test,
+}
+
 pub fn run(check_only: bool) -> Result {
-    println!("== setup: checking the toolchain and test oracles");
+    ensure(Scope::Test, check_only)
+}
+
+/// Checks (and unless `check_only`, installs) what `scope` needs.
+pub fn ensure(scope: Scope, check_only: bool) -> Result {
+    println!("== setup: checking the toolchain{}", if scope == Scope::Test { " and test oracles" } else { "" });
     let mut missing_rust = Vec::new();
     if !nightly_installed() {
         return Err("the `nightly` Rust toolchain is not installed; the firmware needs it.\n  fix: rustup toolchain install nightly --profile minimal".into());
@@ -32,8 +50,12 @@ pub fn run(check_only: bool) -> Result {
         println!("ok: nightly toolchain with rust-src");
     }
 
-    let missing: Vec<&str> = PACKAGES.iter().filter(|(p, _)| !deb_installed(p)).map(|(p, _)| *p).collect();
-    for (p, why) in PACKAGES {
+    let wanted: Vec<(&str, &str)> = match scope {
+        Scope::Build => BUILD_PACKAGES.to_vec(),
+        Scope::Test => BUILD_PACKAGES.iter().chain(TEST_PACKAGES).copied().collect(),
+    };
+    let missing: Vec<&str> = wanted.iter().filter(|(p, _)| !deb_installed(p)).map(|(p, _)| *p).collect();
+    for (p, why) in &wanted {
         let state = if missing.contains(p) { "missing" } else { "ok" };
         println!("{state}: {p} ({why})");
     }
