@@ -1,0 +1,409 @@
+//! FEN input and output.
+//!
+//! Parsing works on raw bytes and reports every kind of malformed or
+//! impossible input as a [`FenError`]; it never panics. Output goes into a
+//! caller-provided buffer. Castling rights are turned into has-moved flags on
+//! the way in and read back from them on the way out, so FEN round-trips.
+
+use super::piece::*;
+use super::position::*;
+use super::square::*;
+
+/// Why a FEN string was rejected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// Fewer than the four mandatory fields, or a halfmove clock without a fullmove number.
+    MissingField,
+    /// More than six fields.
+    TrailingData,
+    /// A byte in the placement field that is no piece letter, digit or '/'.
+    BadPieceChar,
+    /// A rank that describes more or fewer than 8 squares.
+    BadRankLength,
+    /// A placement field with more or fewer than 8 ranks.
+    BadRankCount,
+    /// More than 16 men of one colour (the piece lists hold 16).
+    TooManyPieces,
+    /// More than 8 pawns of one colour.
+    TooManyPawns,
+    /// A side without a king.
+    MissingKing,
+    /// A side with more than one king.
+    TooManyKings,
+    /// A pawn on the first or eighth rank.
+    PawnOnBackRank,
+    /// Side-to-move field other than `w` or `b`.
+    BadSideToMove,
+    /// Unknown or repeated letter, or a right whose king or rook is not at home.
+    BadCastling,
+    /// Not a square, or no pawn could just have double-pushed past it.
+    BadEpSquare,
+    /// Halfmove clock not a number in 0..=255.
+    BadHalfmoveClock,
+    /// Fullmove number not a number in 1..=65535.
+    BadFullmoveNumber,
+    /// The side that just moved is in check.
+    OpponentInCheck,
+}
+
+/// Longest FEN [`Position::write_fen`] can produce.
+pub const FEN_MAX_LEN: usize = 92;
+
+/// Buffer given to [`Position::write_fen`] was too short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BufferTooSmall;
+
+crate::progmem! {
+    /// Kind of each man on the first rank of the initial position, a..h.
+    static HOME_RANK: [u8; 8] = [ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK];
+    /// Order in which men are entered in the piece lists (king must be first).
+    static LIST_ORDER: [u8; 6] = [KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN];
+}
+
+/// Parses a decimal number without sign, at most `max`.
+fn parse_number(field: &[u8], max: u32) -> Option<u32> {
+    if field.is_empty() || field.len() > 6 {
+        return None;
+    }
+    let mut n: u32 = 0;
+    for &b in field {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + (b - b'0') as u32;
+    }
+    if n <= max {
+        Some(n)
+    } else {
+        None
+    }
+}
+
+/// True if the man on `sq` stands where it stood in the initial position.
+fn on_home_square(byte: u8, sq: Square) -> bool {
+    let kind = kind_of(byte);
+    let (home_rank, pawn_rank) = match color_of(byte) {
+        Color::White => (0, 1),
+        Color::Black => (7, 6),
+    };
+    if kind == PAWN {
+        rank_of(sq) == pawn_rank
+    } else {
+        rank_of(sq) == home_rank && HOME_RANK.get(file_of(sq) as usize) == kind
+    }
+}
+
+impl Position {
+    /// Parses a FEN string; see [`Position::set_fen`].
+    pub fn from_fen(fen: &[u8]) -> Result<Position, FenError> {
+        let mut p = Position::empty();
+        p.set_fen(fen)?;
+        Ok(p)
+    }
+
+    /// Sets up the position from a FEN string (4 fields, or 6 with counters)
+    /// and clears the game history. On error the board is left empty.
+    pub fn set_fen(&mut self, fen: &[u8]) -> Result<(), FenError> {
+        let r = self.parse_fen(fen);
+        if r.is_err() {
+            self.clear();
+        }
+        r
+    }
+
+    fn parse_fen(&mut self, fen: &[u8]) -> Result<(), FenError> {
+        let mut fields: [&[u8]; 6] = [&[]; 6];
+        let mut n = 0;
+        for f in fen
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|f| !f.is_empty())
+        {
+            if n == 6 {
+                return Err(FenError::TrailingData);
+            }
+            fields[n] = f;
+            n += 1;
+        }
+        if n < 4 || n == 5 {
+            return Err(FenError::MissingField);
+        }
+
+        self.board = [EMPTY; 128];
+        self.lists = [[NO_SQUARE; 16]; 2];
+        self.history.clear();
+        self.parse_placement(fields[0])?;
+
+        self.side = match fields[1] {
+            b"w" => Color::White,
+            b"b" => Color::Black,
+            _ => return Err(FenError::BadSideToMove),
+        };
+
+        self.parse_castling(fields[2])?;
+        self.ep = self.parse_ep(fields[3])?;
+
+        if n == 6 {
+            self.halfmove = parse_number(fields[4], 255).ok_or(FenError::BadHalfmoveClock)? as u8;
+            self.fullmove = match parse_number(fields[5], 65535) {
+                Some(v) if v >= 1 => v as u16,
+                _ => return Err(FenError::BadFullmoveNumber),
+            };
+        } else {
+            self.halfmove = 0;
+            self.fullmove = 1;
+        }
+
+        let them = self.side.other();
+        if self.is_square_attacked(self.king_square(them), self.side) {
+            return Err(FenError::OpponentInCheck);
+        }
+        self.hash = self.compute_hash();
+        Ok(())
+    }
+
+    /// Fills board and piece lists from the first FEN field.
+    fn parse_placement(&mut self, field: &[u8]) -> Result<(), FenError> {
+        let mut rank: u8 = 7;
+        let mut file: u8 = 0;
+        let mut ranks_done = 0;
+        for &b in field {
+            match b {
+                b'/' => {
+                    if file != 8 {
+                        return Err(FenError::BadRankLength);
+                    }
+                    if rank == 0 {
+                        return Err(FenError::BadRankCount);
+                    }
+                    ranks_done += 1;
+                    rank -= 1;
+                    file = 0;
+                }
+                b'1'..=b'8' => {
+                    file += b - b'0';
+                    if file > 8 {
+                        return Err(FenError::BadRankLength);
+                    }
+                }
+                _ => {
+                    let code = piece_from_char(b).ok_or(FenError::BadPieceChar)?;
+                    if file >= 8 {
+                        return Err(FenError::BadRankLength);
+                    }
+                    if kind_of(code) == PAWN && (rank == 0 || rank == 7) {
+                        return Err(FenError::PawnOnBackRank);
+                    }
+                    let sq = square(file, rank);
+                    self.board[sq as usize] = if on_home_square(code, sq) {
+                        code
+                    } else {
+                        code | MOVED
+                    };
+                    file += 1;
+                }
+            }
+        }
+        if file != 8 {
+            return Err(FenError::BadRankLength);
+        }
+        if ranks_done != 7 {
+            return Err(FenError::BadRankCount);
+        }
+
+        for color in [Color::White, Color::Black] {
+            let mut next_slot = 1usize;
+            let mut pawns = 0;
+            for k in 0..6 {
+                let kind = LIST_ORDER.get(k);
+                let code = make_piece(color, kind);
+                for i in 0..64 {
+                    let sq = from_index64(i);
+                    if self.board[sq as usize] & CODE_MASK != code {
+                        continue;
+                    }
+                    let slot = if kind == KING {
+                        if self.lists[color.index()][0] != NO_SQUARE {
+                            return Err(FenError::TooManyKings);
+                        }
+                        0
+                    } else {
+                        if next_slot == 16 {
+                            return Err(FenError::TooManyPieces);
+                        }
+                        next_slot += 1;
+                        next_slot - 1
+                    };
+                    if kind == PAWN {
+                        pawns += 1;
+                        if pawns > 8 {
+                            return Err(FenError::TooManyPawns);
+                        }
+                    }
+                    self.lists[color.index()][slot] = sq;
+                    self.board[sq as usize + 8] = slot as u8;
+                }
+            }
+            if self.lists[color.index()][0] == NO_SQUARE {
+                return Err(FenError::MissingKing);
+            }
+        }
+        Ok(())
+    }
+
+    /// Marks king and rooks as unmoved exactly where the castling field grants a right.
+    fn parse_castling(&mut self, field: &[u8]) -> Result<(), FenError> {
+        for sq in [A1, E1, H1, A8, E8, H8] {
+            self.board[sq as usize] |= if self.board[sq as usize] != EMPTY {
+                MOVED
+            } else {
+                0
+            };
+        }
+        if field == b"-" {
+            return Ok(());
+        }
+        let mut seen = 0u8;
+        for &b in field {
+            let (bit, king_sq, rook_sq, color) = match b {
+                b'K' => (WHITE_KINGSIDE, E1, H1, Color::White),
+                b'Q' => (WHITE_QUEENSIDE, E1, A1, Color::White),
+                b'k' => (BLACK_KINGSIDE, E8, H8, Color::Black),
+                b'q' => (BLACK_QUEENSIDE, E8, A8, Color::Black),
+                _ => return Err(FenError::BadCastling),
+            };
+            if seen & bit != 0 {
+                return Err(FenError::BadCastling);
+            }
+            seen |= bit;
+            let king = self.board[king_sq as usize] & CODE_MASK;
+            let rook = self.board[rook_sq as usize] & CODE_MASK;
+            if king != make_piece(color, KING) || rook != make_piece(color, ROOK) {
+                return Err(FenError::BadCastling);
+            }
+            self.board[king_sq as usize] = king;
+            self.board[rook_sq as usize] = rook;
+        }
+        if field.is_empty() {
+            return Err(FenError::BadCastling);
+        }
+        Ok(())
+    }
+
+    /// Validates the en-passant field against the board and side to move.
+    fn parse_ep(&self, field: &[u8]) -> Result<Square, FenError> {
+        if field == b"-" {
+            return Ok(NO_SQUARE);
+        }
+        let sq = match field {
+            [f, r] => parse_square(*f, *r).ok_or(FenError::BadEpSquare)?,
+            _ => return Err(FenError::BadEpSquare),
+        };
+        // The pawn that double-pushed passed `sq` and now stands just beyond it.
+        let (rank, pawn_sq, origin) = match self.side {
+            Color::White => (5, sq.wrapping_sub(16), sq.wrapping_add(16)),
+            Color::Black => (2, sq.wrapping_add(16), sq.wrapping_sub(16)),
+        };
+        let pawn = make_piece(self.side.other(), PAWN);
+        if rank_of(sq) != rank
+            || self.board[sq as usize] != EMPTY
+            || self.board[origin as usize] != EMPTY
+            || self.board[pawn_sq as usize] & CODE_MASK != pawn
+        {
+            return Err(FenError::BadEpSquare);
+        }
+        Ok(sq)
+    }
+
+    /// Writes the FEN of the position into `buf`; returns its length.
+    pub fn write_fen(&self, buf: &mut [u8]) -> Result<usize, BufferTooSmall> {
+        let mut w = Writer { buf, len: 0 };
+        for rank in (0..8u8).rev() {
+            let mut gap = 0;
+            for file in 0..8u8 {
+                let b = self.board[square(file, rank) as usize];
+                if b & CODE_MASK == EMPTY {
+                    gap += 1;
+                    continue;
+                }
+                if gap > 0 {
+                    w.put(b'0' + gap)?;
+                    gap = 0;
+                }
+                w.put(piece_char(b))?;
+            }
+            if gap > 0 {
+                w.put(b'0' + gap)?;
+            }
+            if rank > 0 {
+                w.put(b'/')?;
+            }
+        }
+        w.put(b' ')?;
+        w.put(if self.side == Color::White {
+            b'w'
+        } else {
+            b'b'
+        })?;
+        w.put(b' ')?;
+        let rights = self.castle_rights();
+        if rights == 0 {
+            w.put(b'-')?;
+        }
+        for (bit, ch) in [
+            (WHITE_KINGSIDE, b'K'),
+            (WHITE_QUEENSIDE, b'Q'),
+            (BLACK_KINGSIDE, b'k'),
+            (BLACK_QUEENSIDE, b'q'),
+        ] {
+            if rights & bit != 0 {
+                w.put(ch)?;
+            }
+        }
+        w.put(b' ')?;
+        if self.ep == NO_SQUARE {
+            w.put(b'-')?;
+        } else {
+            let [f, r] = square_name(self.ep);
+            w.put(f)?;
+            w.put(r)?;
+        }
+        w.put(b' ')?;
+        w.number(self.halfmove as u16)?;
+        w.put(b' ')?;
+        w.number(self.fullmove)?;
+        Ok(w.len)
+    }
+}
+
+/// Appends bytes to a slice, failing when it is full.
+struct Writer<'a> {
+    buf: &'a mut [u8],
+    len: usize,
+}
+
+impl Writer<'_> {
+    fn put(&mut self, b: u8) -> Result<(), BufferTooSmall> {
+        let slot = self.buf.get_mut(self.len).ok_or(BufferTooSmall)?;
+        *slot = b;
+        self.len += 1;
+        Ok(())
+    }
+
+    fn number(&mut self, mut n: u16) -> Result<(), BufferTooSmall> {
+        let mut digits = [0u8; 5];
+        let mut k = 0;
+        loop {
+            digits[k] = b'0' + (n % 10) as u8;
+            k += 1;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        while k > 0 {
+            k -= 1;
+            self.put(digits[k])?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,226 @@
+//! Making and unmaking moves in place.
+//!
+//! The search never copies a position: it makes a move, recurses and unmakes
+//! it with the 9-byte [`Undo`] record that `make_move` returned. The hash is
+//! updated incrementally and the previous one is simply restored.
+
+use super::chess_move::{Move, MoveKind};
+use super::piece::*;
+use super::position::Position;
+use super::square::*;
+use super::zobrist::{castle_key, ep_key, piece_key, SIDE_KEY};
+
+/// What `unmake_move` needs that the move itself does not tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undo {
+    /// Board byte of the moving man before the move (restores promotions and the moved flag).
+    moved: u8,
+    /// Board byte of the captured man, 0 if none.
+    captured: u8,
+    /// Piece-list slot of the captured man (low nibble) and [`FULLMOVE_BUMPED`].
+    captured_slot: u8,
+    ep: Square,
+    halfmove: u8,
+    hash: u32,
+}
+
+/// Flag in `Undo::captured_slot`: the move advanced the fullmove number
+/// (which saturates, so unmake cannot simply decrement).
+const FULLMOVE_BUMPED: u8 = 0x80;
+
+/// Squares whose occupants decide castling rights.
+#[inline(always)]
+fn affects_castling(sq: Square) -> bool {
+    // Files a, e and h (bits 0, 4, 7 of 0x91) on the first or last rank.
+    let rank = sq & 0x70;
+    (rank == 0 || rank == 0x70) && (0x91u8 >> (sq & 7)) & 1 != 0
+}
+
+/// Home and castled squares of the rook for a castling king move.
+#[inline(always)]
+fn castling_rook(from: Square, to: Square) -> (Square, Square) {
+    if to > from {
+        (from + 3, from + 1)
+    } else {
+        (from - 4, from - 1)
+    }
+}
+
+/// Square of the pawn taken en passant.
+#[inline(always)]
+pub(super) fn ep_victim(from: Square, to: Square) -> Square {
+    (from & 0xF0) | (to & 0x0F)
+}
+
+impl Position {
+    /// Plays pseudo-legal move `m` (from the generator or checked with
+    /// [`Position::is_pseudo_legal`]) and returns what undoes it.
+    pub fn make_move(&mut self, m: Move) -> Undo {
+        let us = self.side;
+        let them = us.other();
+        let from = m.from();
+        let to = m.to();
+        let kind = m.kind();
+        let moved = self.board[from as usize];
+        let slot = self.board[from as usize + 8];
+        let mut undo = Undo {
+            moved,
+            captured: EMPTY,
+            captured_slot: 0,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            hash: self.hash,
+        };
+        self.history.push(self.hash);
+
+        let mut h = self.hash;
+        let castling_changes = affects_castling(from) || affects_castling(to);
+        if castling_changes {
+            h ^= castle_key(self.castle_rights());
+        }
+        if self.ep_capturable() {
+            h ^= ep_key(file_of(self.ep));
+        }
+
+        if m.is_capture() {
+            let victim = if kind == MoveKind::EnPassant {
+                ep_victim(from, to)
+            } else {
+                to
+            };
+            let vb = self.board[victim as usize];
+            let vs = self.board[victim as usize + 8];
+            undo.captured = vb;
+            undo.captured_slot = vs & 15;
+            self.lists[them.index()][(vs & 15) as usize] = NO_SQUARE;
+            self.board[victim as usize] = EMPTY;
+            h ^= piece_key(vb, victim);
+        }
+
+        let placed = if m.is_promotion() {
+            make_piece(us, m.promotion()) | MOVED
+        } else {
+            moved | MOVED
+        };
+        h ^= piece_key(moved, from) ^ piece_key(placed, to);
+        self.board[from as usize] = EMPTY;
+        self.board[to as usize] = placed;
+        self.board[to as usize + 8] = slot;
+        self.lists[us.index()][(slot & 15) as usize] = to;
+
+        if kind == MoveKind::Castle {
+            let (rf, rt) = castling_rook(from, to);
+            let rb = self.board[rf as usize];
+            let rs = self.board[rf as usize + 8];
+            self.board[rf as usize] = EMPTY;
+            self.board[rt as usize] = rb | MOVED;
+            self.board[rt as usize + 8] = rs;
+            self.lists[us.index()][(rs & 15) as usize] = rt;
+            h ^= piece_key(rb, rf) ^ piece_key(rb, rt);
+        }
+
+        self.halfmove = if kind_of(moved) == PAWN || m.is_capture() {
+            0
+        } else {
+            self.halfmove.saturating_add(1)
+        };
+        if us == Color::Black && self.fullmove < u16::MAX {
+            self.fullmove += 1;
+            undo.captured_slot |= FULLMOVE_BUMPED;
+        }
+        self.side = them;
+        h ^= SIDE_KEY;
+        self.ep = if kind == MoveKind::DoublePush {
+            (from + to) / 2
+        } else {
+            NO_SQUARE
+        };
+        if self.ep_capturable() {
+            h ^= ep_key(file_of(self.ep));
+        }
+        if castling_changes {
+            h ^= castle_key(self.castle_rights());
+        }
+        self.hash = h;
+        undo
+    }
+
+    /// Takes back `m`, which must be the last move made, with its `undo`.
+    pub fn unmake_move(&mut self, m: Move, undo: &Undo) {
+        let them = self.side;
+        let us = them.other();
+        self.side = us;
+        self.history.pop();
+        let from = m.from();
+        let to = m.to();
+
+        let slot = self.board[to as usize + 8];
+        self.board[to as usize] = EMPTY;
+        self.board[from as usize] = undo.moved;
+        self.board[from as usize + 8] = slot;
+        self.lists[us.index()][(slot & 15) as usize] = from;
+
+        match m.kind() {
+            MoveKind::Castle => {
+                let (rf, rt) = castling_rook(from, to);
+                let rb = self.board[rt as usize];
+                let rs = self.board[rt as usize + 8];
+                self.board[rt as usize] = EMPTY;
+                // Castling needs an unmoved rook, so its flag was clear.
+                self.board[rf as usize] = rb & !MOVED;
+                self.board[rf as usize + 8] = rs;
+                self.lists[us.index()][(rs & 15) as usize] = rf;
+            }
+            _ if m.is_capture() => {
+                let victim = if m.kind() == MoveKind::EnPassant {
+                    ep_victim(from, to)
+                } else {
+                    to
+                };
+                self.board[victim as usize] = undo.captured;
+                self.board[victim as usize + 8] = undo.captured_slot & 15;
+                self.lists[them.index()][(undo.captured_slot & 15) as usize] = victim;
+            }
+            _ => {}
+        }
+
+        self.ep = undo.ep;
+        self.halfmove = undo.halfmove;
+        self.hash = undo.hash;
+        if undo.captured_slot & FULLMOVE_BUMPED != 0 {
+            self.fullmove -= 1;
+        }
+    }
+
+    /// Passes the move (for null-move pruning). Resets the halfmove clock so
+    /// that repetition checks never look across the null move.
+    pub fn make_null_move(&mut self) -> Undo {
+        let undo = Undo {
+            moved: EMPTY,
+            captured: EMPTY,
+            captured_slot: 0,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            hash: self.hash,
+        };
+        self.history.push(self.hash);
+        let mut h = self.hash;
+        if self.ep_capturable() {
+            h ^= ep_key(file_of(self.ep));
+        }
+        self.ep = NO_SQUARE;
+        self.halfmove = 0;
+        self.side = self.side.other();
+        self.hash = h ^ SIDE_KEY;
+        undo
+    }
+
+    /// Takes back [`Position::make_null_move`].
+    pub fn unmake_null_move(&mut self, undo: &Undo) {
+        self.history.pop();
+        self.side = self.side.other();
+        self.ep = undo.ep;
+        self.halfmove = undo.halfmove;
+        self.hash = undo.hash;
+    }
+}

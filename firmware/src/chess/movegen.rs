@@ -1,0 +1,391 @@
+//! Lazy pseudo-legal move generation.
+//!
+//! [`MoveGen`] is a five-byte cursor over the side to move's piece list. Each
+//! call to [`MoveGen::next`] resumes where the last one stopped and yields one
+//! move, so a search ply costs five bytes of RAM instead of a move list. The
+//! position is passed on every call (not borrowed), so the caller can make
+//! and unmake the yielded move before asking for the next one.
+//!
+//! Order: pieces in list order (king first), then castling. Promotions come
+//! queen first.
+
+use super::attacks::{step, DIAGONALS, KNIGHT_JUMPS, ORTHOGONALS};
+use super::chess_move::{promotion_kind, Move, MoveKind};
+use super::piece::*;
+use super::position::Position;
+use super::square::*;
+
+crate::progmem! {
+    /// Per piece kind (index 1..=6): first direction | (count / 4) << 4 | slides << 7.
+    static PIECE_STEPS: [u8; 7] = [
+        0,
+        0,                                 // pawn: handled apart
+        KNIGHT_JUMPS | 2 << 4,             // knight
+        DIAGONALS | 1 << 4 | 0x80,         // bishop
+        ORTHOGONALS | 1 << 4 | 0x80,       // rook
+        DIAGONALS | 2 << 4 | 0x80,         // queen
+        DIAGONALS | 2 << 4,                // king
+    ];
+}
+
+/// Piece-list slot value meaning "castling stage".
+const CASTLING: u8 = 16;
+/// Piece-list slot value meaning "exhausted".
+const DONE: u8 = 17;
+
+const CAPTURES_ONLY: u8 = 1;
+const SINGLE_PIECE: u8 = 2;
+/// `IN_CHECK` below is valid (computed on the first `next_legal`).
+const CHECK_KNOWN: u8 = 4;
+const IN_CHECK: u8 = 8;
+
+/// Pawn sub-steps, stored in `step`.
+const PAWN_PUSH: u8 = 0;
+const PAWN_DOUBLE: u8 = 1;
+const PAWN_TAKE_WEST: u8 = 2;
+const PAWN_TAKE_EAST: u8 = 3;
+const PAWN_END: u8 = 4;
+
+/// Resumable cursor over the pseudo-legal moves of a position.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveGen {
+    /// Piece-list slot being expanded, or [`CASTLING`] / [`DONE`].
+    slot: u8,
+    /// Direction index (pieces), pawn sub-step, or castling side.
+    step: u8,
+    /// Square reached along the current ray, or the pending promotion target.
+    ray: Square,
+    /// Promotions still to yield for the target in `ray`.
+    promos: u8,
+    flags: u8,
+}
+
+impl MoveGen {
+    /// All pseudo-legal moves.
+    pub const fn new() -> MoveGen {
+        MoveGen {
+            slot: 0,
+            step: 0,
+            ray: NO_SQUARE,
+            promos: 0,
+            flags: 0,
+        }
+    }
+
+    /// Captures (en passant included) and promotions only, for quiescence.
+    pub const fn captures() -> MoveGen {
+        MoveGen {
+            slot: 0,
+            step: 0,
+            ray: NO_SQUARE,
+            promos: 0,
+            flags: CAPTURES_ONLY,
+        }
+    }
+
+    /// The moves of the man in piece-list slot `slot` (for the king, castling too).
+    const fn single(slot: u8) -> MoveGen {
+        MoveGen {
+            slot,
+            step: 0,
+            ray: NO_SQUARE,
+            promos: 0,
+            flags: SINGLE_PIECE,
+        }
+    }
+
+    /// The next pseudo-legal move, or `None` when exhausted. `pos` must be the
+    /// same position on every call (moves made in between must be unmade).
+    pub fn next(&mut self, pos: &Position) -> Option<Move> {
+        let us = pos.side;
+        let captures_only = self.flags & CAPTURES_ONLY != 0;
+        loop {
+            if self.promos > 0 {
+                self.promos -= 1;
+                let from = pos.lists[us.index()][self.slot as usize];
+                let to = self.ray;
+                let capture = pos.board[to as usize] != EMPTY;
+                let kind = promotion_kind(KNIGHT + self.promos);
+                return Some(Move::new(from, to, kind, capture));
+            }
+            if self.slot >= CASTLING {
+                if self.slot == CASTLING && !captures_only {
+                    if let Some(m) = self.next_castle(pos) {
+                        return Some(m);
+                    }
+                }
+                self.slot = DONE;
+                return None;
+            }
+            let from = pos.lists[us.index()][self.slot as usize];
+            if from == NO_SQUARE {
+                self.next_piece();
+                continue;
+            }
+            let byte = pos.board[from as usize];
+            let kind = kind_of(byte);
+            if kind == PAWN {
+                if let Some(m) = self.next_pawn(pos, from) {
+                    return Some(m);
+                }
+                continue;
+            }
+
+            let info = PIECE_STEPS.get(kind as usize);
+            let first = info & 15;
+            let count = ((info >> 4) & 3) * 4;
+            let slides = info & 0x80 != 0;
+            while self.step < count {
+                let dir = first + self.step;
+                let origin = if self.ray == NO_SQUARE {
+                    from
+                } else {
+                    self.ray
+                };
+                let to = step(origin, dir);
+                if !on_board(to) {
+                    self.step += 1;
+                    self.ray = NO_SQUARE;
+                    continue;
+                }
+                let target = pos.board[to as usize];
+                if target == EMPTY {
+                    if slides {
+                        self.ray = to;
+                    } else {
+                        self.step += 1;
+                    }
+                    if !captures_only {
+                        return Some(Move::new(from, to, MoveKind::Normal, false));
+                    }
+                    continue;
+                }
+                self.step += 1;
+                self.ray = NO_SQUARE;
+                if !is_color(target, us) {
+                    return Some(Move::new(from, to, MoveKind::Normal, true));
+                }
+            }
+            self.next_piece();
+        }
+    }
+
+    /// The next legal move (pseudo-legal moves filtered with [`Position::is_legal`]).
+    pub fn next_legal(&mut self, pos: &Position) -> Option<Move> {
+        if self.flags & CHECK_KNOWN == 0 {
+            self.flags |= CHECK_KNOWN | if pos.in_check() { IN_CHECK } else { 0 };
+        }
+        let in_check = self.flags & IN_CHECK != 0;
+        while let Some(m) = self.next(pos) {
+            if pos.is_legal_given_check(m, in_check) {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    fn next_piece(&mut self) {
+        self.step = 0;
+        self.ray = NO_SQUARE;
+        self.slot = if self.flags & SINGLE_PIECE == 0 {
+            self.slot + 1
+        } else if self.slot == 0 {
+            CASTLING
+        } else {
+            DONE
+        };
+    }
+
+    /// Expands one pawn sub-step; `None` means "nothing here, call again".
+    fn next_pawn(&mut self, pos: &Position, from: Square) -> Option<Move> {
+        let us = pos.side;
+        let captures_only = self.flags & CAPTURES_ONLY != 0;
+        let (forward, start_rank, last_rank): (u8, u8, u8) = match us {
+            Color::White => (16, 1, 7),
+            Color::Black => (0u8.wrapping_sub(16), 6, 0),
+        };
+        let s = self.step;
+        if s >= PAWN_END {
+            self.next_piece();
+            return None;
+        }
+        self.step += 1;
+        let ahead = from.wrapping_add(forward);
+        match s {
+            PAWN_PUSH => {
+                if !on_board(ahead) || pos.board[ahead as usize] != EMPTY {
+                    // Blocked: no double push either.
+                    self.step = PAWN_TAKE_WEST;
+                    return None;
+                }
+                if rank_of(ahead) == last_rank {
+                    self.ray = ahead;
+                    self.promos = 4;
+                    return None;
+                }
+                if captures_only {
+                    return None;
+                }
+                Some(Move::new(from, ahead, MoveKind::Normal, false))
+            }
+            PAWN_DOUBLE => {
+                let two = ahead.wrapping_add(forward);
+                if captures_only || rank_of(from) != start_rank || pos.board[two as usize] != EMPTY
+                {
+                    return None;
+                }
+                Some(Move::new(from, two, MoveKind::DoublePush, false))
+            }
+            _ => {
+                let to = if s == PAWN_TAKE_EAST {
+                    ahead.wrapping_add(1)
+                } else {
+                    ahead.wrapping_sub(1)
+                };
+                if !on_board(to) {
+                    return None;
+                }
+                let target = pos.board[to as usize];
+                if target == EMPTY {
+                    if to == pos.ep {
+                        return Some(Move::new(from, to, MoveKind::EnPassant, true));
+                    }
+                    return None;
+                }
+                if is_color(target, us) {
+                    return None;
+                }
+                if rank_of(to) == last_rank {
+                    self.ray = to;
+                    self.promos = 4;
+                    return None;
+                }
+                Some(Move::new(from, to, MoveKind::Normal, true))
+            }
+        }
+    }
+
+    /// Castling moves: king and rook unmoved, squares between empty, king not
+    /// in check and not passing an attacked square. The destination square is
+    /// left to the ordinary legality test.
+    fn next_castle(&mut self, pos: &Position) -> Option<Move> {
+        let us = pos.side;
+        let home = match us {
+            Color::White => E1,
+            Color::Black => E8,
+        };
+        if pos.board[home as usize] != make_piece(us, KING) {
+            return None;
+        }
+        let rook = make_piece(us, ROOK);
+        let them = us.other();
+        let b = |sq: Square| pos.board[sq as usize];
+        while self.step < 2 {
+            let side = self.step;
+            self.step += 1;
+            let ok = if side == 0 {
+                b(home + 3) == rook && b(home + 1) == EMPTY && b(home + 2) == EMPTY
+            } else {
+                b(home - 4) == rook
+                    && b(home - 1) == EMPTY
+                    && b(home - 2) == EMPTY
+                    && b(home - 3) == EMPTY
+            };
+            if !ok || pos.is_square_attacked(home, them) {
+                continue;
+            }
+            let (pass, to) = if side == 0 {
+                (home + 1, home + 2)
+            } else {
+                (home - 1, home - 2)
+            };
+            if pos.is_square_attacked(pass, them) {
+                continue;
+            }
+            return Some(Move::new(home, to, MoveKind::Castle, false));
+        }
+        None
+    }
+}
+
+impl Default for MoveGen {
+    fn default() -> Self {
+        MoveGen::new()
+    }
+}
+
+impl Position {
+    /// Is `m` exactly one of the pseudo-legal moves here (flags included)?
+    /// For killer and PV moves carried over from other positions.
+    pub fn is_pseudo_legal(&self, m: Move) -> bool {
+        if m.is_none() {
+            return false;
+        }
+        let from = m.from();
+        if !is_color(self.board[from as usize], self.side) {
+            return false;
+        }
+        let slot = self.board[from as usize + 8];
+        let mut gen = if m.kind() == MoveKind::Castle {
+            if slot != 0 {
+                return false;
+            }
+            MoveGen::single(CASTLING)
+        } else {
+            MoveGen::single(slot)
+        };
+        while let Some(x) = gen.next(self) {
+            if x == m {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Does pseudo-legal `m` leave the mover's king safe?
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.is_legal_given_check(m, self.in_check())
+    }
+
+    /// [`Position::is_legal`] when the caller already knows whether the side
+    /// to move is in check. Out of check, only a man on a line with its king
+    /// (or the king itself, or an en-passant capture) can expose the king,
+    /// which spares most attack scans.
+    pub fn is_legal_given_check(&self, m: Move, in_check: bool) -> bool {
+        let king = self.lists[self.side.index()][0];
+        let from = m.from();
+        if !in_check && from != king && m.kind() != MoveKind::EnPassant {
+            let df = file_of(from).abs_diff(file_of(king));
+            let dr = rank_of(from).abs_diff(rank_of(king));
+            if df != 0 && dr != 0 && df != dr {
+                return true;
+            }
+        }
+        self.king_safe_after(m)
+    }
+
+    /// The exact test: is the king attacked once `m` is on the board?
+    fn king_safe_after(&self, m: Move) -> bool {
+        let us = self.side;
+        let from = m.from();
+        let to = m.to();
+        let king = self.lists[us.index()][0];
+        let target = if from == king { to } else { king };
+        let captured_ep = if m.kind() == MoveKind::EnPassant {
+            (from & 0xF0) | (to & 0x0F)
+        } else {
+            NO_SQUARE
+        };
+        !self.attacked_after(target, us.other(), from, captured_ep, to)
+    }
+
+    /// Is `m` legal here? Safe for any move value (killers, user input).
+    pub fn is_legal_move(&self, m: Move) -> bool {
+        self.is_pseudo_legal(m) && self.is_legal(m)
+    }
+
+    /// True if the side to move has at least one legal move.
+    pub fn has_legal_move(&self) -> bool {
+        MoveGen::new().next_legal(self).is_some()
+    }
+}

@@ -1,0 +1,28 @@
+//! Move-path enumeration, the standard test of a move generator.
+
+use super::movegen::MoveGen;
+use super::position::Position;
+
+impl Position {
+    /// Number of legal move sequences of `depth` plies (leaves counted in bulk
+    /// at the last ply). The one recursive function of the rules code.
+    pub fn perft(&mut self, depth: u8) -> u64 {
+        let mut gen = MoveGen::new();
+        let mut nodes = 0;
+        if depth <= 1 {
+            if depth == 0 {
+                return 1;
+            }
+            while gen.next_legal(self).is_some() {
+                nodes += 1;
+            }
+            return nodes;
+        }
+        while let Some(m) = gen.next_legal(self) {
+            let undo = self.make_move(m);
+            nodes += self.perft(depth - 1);
+            self.unmake_move(m, &undo);
+        }
+        nodes
+    }
+}

@@ -1,0 +1,251 @@
+//! The position: 0x88 board, piece lists, side to move and counters.
+//!
+//! Board bytes hold a piece code plus the [`MOVED`] flag. The right half of
+//! each 0x88 rank (files 8..=15, never on the board) is reused as a map from
+//! square to piece-list index: `board[sq + 8]` is the list slot of the man on
+//! `sq`. That makes captures and moves O(1) without another 64-byte table.
+//!
+//! Piece lists: 16 squares per side, slot 0 is always the king, captured men
+//! hold [`NO_SQUARE`]. FEN setup fills them king, queens, rooks, bishops,
+//! knights, pawns, so generation tries the heavy pieces first; a promoted
+//! pawn keeps its slot.
+//!
+//! RAM on the AVR (alignment 1): 169 bytes of position plus the 402-byte
+//! hash history = 571 bytes. Castling rights are not stored: a right exists while
+//! the king and that rook stand unmoved on their home squares.
+
+use super::history::HashHistory;
+use super::piece::*;
+use super::square::*;
+use super::zobrist;
+
+/// Castling-right bits of [`Position::castle_rights`].
+pub const WHITE_KINGSIDE: u8 = 1;
+pub const WHITE_QUEENSIDE: u8 = 2;
+pub const BLACK_KINGSIDE: u8 = 4;
+pub const BLACK_QUEENSIDE: u8 = 8;
+
+/// A chess position plus the hash history of the game leading to it.
+#[derive(Clone)]
+pub struct Position {
+    pub(super) board: [u8; 128],
+    pub(super) lists: [[Square; 16]; 2],
+    pub(super) side: Color,
+    pub(super) ep: Square,
+    pub(super) halfmove: u8,
+    pub(super) fullmove: u16,
+    pub(super) hash: u32,
+    pub(super) history: HashHistory,
+}
+
+/// FEN of the initial position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+impl Position {
+    /// An empty board (no kings: not a legal position until set up).
+    pub const fn empty() -> Position {
+        Position {
+            board: [0; 128],
+            lists: [[NO_SQUARE; 16]; 2],
+            side: Color::White,
+            ep: NO_SQUARE,
+            halfmove: 0,
+            fullmove: 1,
+            hash: 0,
+            history: HashHistory::new(),
+        }
+    }
+
+    /// The initial position.
+    pub fn start() -> Position {
+        let mut p = Position::empty();
+        // The start FEN is valid, so this cannot fail; fall back to empty anyway.
+        if p.set_fen(START_FEN.as_bytes()).is_err() {
+            return Position::empty();
+        }
+        p
+    }
+
+    /// Empties the board in place (no king: not playable until set up).
+    pub fn clear(&mut self) {
+        self.board = [0; 128];
+        self.lists = [[NO_SQUARE; 16]; 2];
+        self.side = Color::White;
+        self.ep = NO_SQUARE;
+        self.halfmove = 0;
+        self.fullmove = 1;
+        self.hash = 0;
+        self.history.clear();
+    }
+
+    /// Board byte (piece code plus [`MOVED`] flag) on `sq`; 0 if empty or off-board.
+    #[inline(always)]
+    pub fn byte_at(&self, sq: Square) -> u8 {
+        if on_board(sq) {
+            self.board[sq as usize]
+        } else {
+            0
+        }
+    }
+
+    /// Piece code (0 = empty, 1..=12) on `sq`.
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> u8 {
+        self.byte_at(sq) & CODE_MASK
+    }
+
+    /// Piece-list squares of `color`; slot 0 is the king, [`NO_SQUARE`] = captured.
+    #[inline(always)]
+    pub fn piece_list(&self, color: Color) -> &[Square; 16] {
+        &self.lists[color.index()]
+    }
+
+    /// Square of `color`'s king.
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.lists[color.index()][0]
+    }
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// En-passant target square (behind a pawn that just moved two), or [`NO_SQUARE`].
+    #[inline(always)]
+    pub fn ep_square(&self) -> Square {
+        self.ep
+    }
+
+    /// Plies since the last capture or pawn move.
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u8 {
+        self.halfmove
+    }
+
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove
+    }
+
+    /// The incrementally maintained Zobrist hash.
+    #[inline(always)]
+    pub fn hash(&self) -> u32 {
+        self.hash
+    }
+
+    /// Hashes of the earlier positions of the game.
+    pub fn history(&self) -> &HashHistory {
+        &self.history
+    }
+
+    /// Forgets earlier positions (e.g. after the user edited the board).
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+    }
+
+    /// Castling rights derived from the has-moved flags: a right exists while
+    /// king and rook are on their home squares and have never moved.
+    pub fn castle_rights(&self) -> u8 {
+        let mut r = 0;
+        if self.board[E1 as usize] == KING {
+            if self.board[H1 as usize] == ROOK {
+                r |= WHITE_KINGSIDE;
+            }
+            if self.board[A1 as usize] == ROOK {
+                r |= WHITE_QUEENSIDE;
+            }
+        }
+        if self.board[E8 as usize] == KING + BLACK_OFFSET {
+            if self.board[H8 as usize] == ROOK + BLACK_OFFSET {
+                r |= BLACK_KINGSIDE;
+            }
+            if self.board[A8 as usize] == ROOK + BLACK_OFFSET {
+                r |= BLACK_QUEENSIDE;
+            }
+        }
+        r
+    }
+
+    /// True if the side to move has a pawn that could capture en passant
+    /// (pseudo-legally). Only then does the target enter the hash, so that a
+    /// double push nobody can take does not spoil repetition detection.
+    pub(super) fn ep_capturable(&self) -> bool {
+        if self.ep == NO_SQUARE {
+            return false;
+        }
+        let pawn = make_piece(self.side, PAWN);
+        // The capturing pawns stand beside the target, one rank nearer their own side.
+        let base = match self.side {
+            Color::White => self.ep.wrapping_sub(16),
+            Color::Black => self.ep.wrapping_add(16),
+        };
+        let left = base.wrapping_sub(1);
+        let right = base.wrapping_add(1);
+        (on_board(left) && self.board[left as usize] & CODE_MASK == pawn)
+            || (on_board(right) && self.board[right as usize] & CODE_MASK == pawn)
+    }
+
+    /// The hash computed from scratch (the incremental one must always equal it).
+    pub fn compute_hash(&self) -> u32 {
+        let mut h = 0;
+        for i in 0..64 {
+            let sq = from_index64(i);
+            let b = self.board[sq as usize];
+            if b & CODE_MASK != 0 {
+                h ^= zobrist::piece_key(b, sq);
+            }
+        }
+        h ^= zobrist::castle_key(self.castle_rights());
+        if self.ep_capturable() {
+            h ^= zobrist::ep_key(file_of(self.ep));
+        }
+        if self.side == Color::Black {
+            h ^= zobrist::SIDE_KEY;
+        }
+        h
+    }
+
+    /// Checks the internal invariants (piece lists, index map, hash). For tests.
+    pub fn is_consistent(&self) -> bool {
+        for c in 0..2 {
+            for (slot, &sq) in self.lists[c].iter().enumerate() {
+                if sq == NO_SQUARE {
+                    continue;
+                }
+                if !on_board(sq) {
+                    return false;
+                }
+                let b = self.board[sq as usize];
+                if b & CODE_MASK == 0 || color_of(b).index() != c {
+                    return false;
+                }
+                if self.board[sq as usize + 8] as usize != slot {
+                    return false;
+                }
+                if (slot == 0) != (kind_of(b) == KING) {
+                    return false;
+                }
+            }
+        }
+        let mut men = 0;
+        for i in 0..64 {
+            if self.board[from_index64(i) as usize] & CODE_MASK != 0 {
+                men += 1;
+            }
+        }
+        let listed = self
+            .lists
+            .iter()
+            .flatten()
+            .filter(|&&s| s != NO_SQUARE)
+            .count();
+        men == listed && self.hash == self.compute_hash()
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::start()
+    }
+}

@@ -1,0 +1,96 @@
+//! Zobrist keys (32-bit) for the incremental position hash.
+//!
+//! The keys are produced at compile time by a fixed SplitMix64 stream, so the
+//! tables are reproducible and live in flash (about 3.1 KB).
+
+use super::square::{to_index64, Square};
+
+/// Next SplitMix64 state and output.
+const fn splitmix(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (s, z ^ (z >> 31))
+}
+
+const fn keys<const N: usize>(seed: u64) -> [u32; N] {
+    let mut out = [0u32; N];
+    let mut state = seed;
+    let mut i = 0;
+    while i < N {
+        let (s, z) = splitmix(state);
+        state = s;
+        out[i] = (z >> 32) as u32;
+        i += 1;
+    }
+    out
+}
+
+/// One key per castling-rights bit, combined so that any set of rights is a
+/// single table read (entry 0, no rights, is 0).
+const fn castle_keys() -> [u32; 16] {
+    let bits: [u32; 4] = keys(0xC4_57_1E);
+    let mut out = [0u32; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut k = 0;
+        let mut b = 0;
+        while b < 4 {
+            if mask & (1 << b) != 0 {
+                k ^= bits[b];
+            }
+            b += 1;
+        }
+        out[mask] = k;
+        mask += 1;
+    }
+    out
+}
+
+crate::progmem! {
+    /// Indexed by `(piece code - 1) * 64 + square index`.
+    static PIECE_KEYS: [u32; 768] = keys(0x0C_E5_50_00_00_00_00_01);
+    /// Indexed by the castling-rights mask.
+    static CASTLE_KEYS: [u32; 16] = castle_keys();
+    /// Indexed by the file of a capturable en-passant target.
+    static EP_KEYS: [u32; 8] = keys(0xE9_F1_1E);
+}
+
+/// XORed in when black is to move.
+pub const SIDE_KEY: u32 = 0x5BD1_E995;
+
+/// Key of piece code `code` (1..=12, flags ignored) on `sq`.
+#[inline(always)]
+pub fn piece_key(code: u8, sq: Square) -> u32 {
+    let c = (code & 0x0F) as usize;
+    PIECE_KEYS.get((c.wrapping_sub(1) & 15) * 64 + to_index64(sq) as usize)
+}
+
+/// Key of a castling-rights mask (0..=15).
+#[inline(always)]
+pub fn castle_key(rights: u8) -> u32 {
+    CASTLE_KEYS.get((rights & 15) as usize)
+}
+
+/// Key of an en-passant file (0..=7).
+#[inline(always)]
+pub fn ep_key(file: u8) -> u32 {
+    EP_KEYS.get((file & 7) as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_distinct_and_nonzero() {
+        let mut all: [u32; 768 + 8] = [0; 776];
+        all[..768].copy_from_slice(PIECE_KEYS.as_slice());
+        all[768..].copy_from_slice(EP_KEYS.as_slice());
+        all.sort_unstable();
+        assert!(all[0] != 0);
+        assert!(all.windows(2).all(|w| w[0] != w[1]));
+        assert_eq!(castle_key(0), 0);
+    }
+}
