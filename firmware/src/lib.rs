@@ -7,4 +7,5 @@
 #![cfg_attr(target_arch = "avr", feature(asm_experimental_arch))]
 
 pub mod board;
+pub mod chess;
 pub mod progmem;
