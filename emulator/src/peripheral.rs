@@ -85,6 +85,12 @@ pub struct Pins {
     pub last_levels: [u8; PORTS],
     /// Output-side changes, oldest first; drained by the board simulator.
     pub events: Vec<PinEvent>,
+    /// Pins whose changes must stop the run right after the instruction that
+    /// made them, so an external part can answer in time (an LCD driving its
+    /// data bus while E is high). Set through `Avr::watch_pins`.
+    pub watch: [u8; PORTS],
+    /// A watched pin changed since the run loop last looked.
+    pub watch_hit: bool,
 }
 
 impl Pins {
@@ -108,11 +114,31 @@ impl Pins {
         if changed != 0 {
             self.last_levels[port] = levels;
             self.events.push(PinEvent { cycle: now, port, levels, changed });
+            self.watch_hit |= changed & self.watch[port] != 0;
         }
     }
 }
 
 /// What a peripheral may touch when it is accessed or woken.
+///
+/// # When accesses happen
+///
+/// `now` of a CPU access is the cycle of the instruction's bus cycle,
+/// counted from the cycle the instruction started at (`start`), following
+/// the datasheet's instruction timing:
+///
+/// * `IN`, `OUT`, `SBIC`, `SBIS` (1-cycle access): `now = start`.
+/// * `LD`, `LDD`, `LDS`, `ST`, `STD`, `STS` (2 cycles, address computed in
+///   the first): `now = start + 1`.
+/// * `SBI`, `CBI` (read-modify-write over 2 cycles): read and write both at
+///   `now = start + 1`.
+/// * Before the access the core calls `update` if the peripheral's next
+///   event is at or before `now`, so the access sees an up-to-date state.
+///
+/// Events run by the scheduler get `now` = the first instruction boundary
+/// at or after the event cycle (the peripheral catches up itself). An
+/// interrupt whose flag rises during an instruction is taken after that
+/// instruction.
 pub struct Ctx<'a> {
     /// The cycle at which the access or event happens.
     pub now: u64,
@@ -174,6 +200,9 @@ pub trait Peripheral: Any {
     fn pins_changed(&mut self, _cx: &mut Ctx) {}
     /// The CPU entered or left a sleep mode.
     fn sleep_changed(&mut self, _cx: &mut Ctx) {}
+    /// The CPU executed WDR. The core calls this on the peripheral that
+    /// owns WDTCSR (0x60), then `update`.
+    fn watchdog_reset(&mut self, _cx: &mut Ctx) {}
     /// Back to the reset state of the datasheet.
     fn reset(&mut self, cx: &mut Ctx);
     fn as_any(&self) -> &dyn Any;
