@@ -9,3 +9,10 @@
 pub mod board;
 pub mod chess;
 pub mod progmem;
+pub mod display;
+pub mod glyphs;
+pub mod keys;
+pub mod line;
+pub mod ring;
+pub mod savegame;
+pub mod tones;

@@ -26,7 +26,12 @@ pub const BLACK_KINGSIDE: u8 = 4;
 pub const BLACK_QUEENSIDE: u8 = 8;
 
 /// A chess position plus the hash history of the game leading to it.
+///
+/// `repr(C)` keeps the 0x88 board at offset 0, so tools (the debugger's
+/// chessboard panel) can decode it from SRAM through the firmware's
+/// `CHESS_POSITION` symbol.
 #[derive(Clone)]
+#[repr(C)]
 pub struct Position {
     pub(super) board: [u8; 128],
     pub(super) lists: [[Square; 16]; 2],
@@ -98,6 +103,12 @@ impl Position {
     #[inline(always)]
     pub fn piece_list(&self, color: Color) -> &[Square; 16] {
         &self.lists[color.index()]
+    }
+
+    /// Piece-list slot of the man on `sq` (meaningless for an empty square).
+    #[inline(always)]
+    pub fn slot_at(&self, sq: Square) -> u8 {
+        self.board[(sq & 0x77) as usize + 8] & 15
     }
 
     /// Square of `color`'s king.

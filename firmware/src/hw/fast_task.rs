@@ -15,7 +15,7 @@ const CYCLES: u32 = CPU_HZ / 1000 * FAST_TASK_MS;
 const WHOLE: u8 = (CYCLES / PRESCALE) as u8; // 195
 /// Long periods (WHOLE + 1 counts) per 16 ticks.
 const LONG_PER_16: u8 = ((CYCLES % PRESCALE) * 16 / PRESCALE) as u8; // 5
-const _: () = assert!((CYCLES % PRESCALE) * 16 % PRESCALE == 0, "fast task period must be exact in 1/16ths");
+const _: () = assert!(((CYCLES % PRESCALE) * 16).is_multiple_of(PRESCALE), "fast task period must be exact in 1/16ths");
 
 /// Fast-task ticks since boot.
 static TICKS: Mutex<Cell<u32>> = Mutex::new(Cell::new(0));
@@ -38,6 +38,8 @@ pub fn ticks() -> u32 {
 
 #[avr_device::interrupt(atmega644)]
 fn TIMER0_COMPA() {
+    // Handlers run with interrupts disabled; the critical section only
+    // satisfies the Mutex API.
     interrupt::free(|cs| {
         let t = TICKS.borrow(cs).get().wrapping_add(1);
         TICKS.borrow(cs).set(t);
@@ -49,4 +51,7 @@ fn TIMER0_COMPA() {
         let tc0 = unsafe { &*TC0::ptr() };
         tc0.ocr0a().write(|w| unsafe { w.bits(if long { WHOLE } else { WHOLE - 1 }) });
     });
+    // The I/O work of the fast task: a few hundred cycles at most.
+    super::buttons::scan();
+    super::buzzer::tick();
 }

@@ -19,13 +19,17 @@ const fn outputs(port: Port) -> u8 {
     m
 }
 
-/// Pull-ups on the button inputs (active low).
+/// Pull-ups on the button inputs (active low), and on RXD so an unconnected
+/// serial line idles high (mark) instead of floating into garbage.
 const fn pull_ups(port: Port) -> u8 {
+    let mut m = 0;
     if board::BUTTON_PORT as u8 == port as u8 {
-        board::BUTTON_MASK
-    } else {
-        0
+        m |= board::BUTTON_MASK;
     }
+    if board::SERIAL_RXD.port as u8 == port as u8 {
+        m |= board::SERIAL_RXD.mask();
+    }
+    m
 }
 
 pub fn init(dp: &Peripherals) {

@@ -1,0 +1,389 @@
+//! A 16x2 character frame buffer that the UI writes into.
+//!
+//! The UI never talks to the LCD: it puts characters, flash strings and
+//! numbers into a [`Display`], and the hardware layer calls
+//! [`Display::flush`] with an [`LcdSink`], which sends only the cells that
+//! changed since the last flush. Writes past the end of a row are clipped (a
+//! row never spills into the next one).
+//!
+//! Character codes are the HD44780's: ASCII 0x20..0x7D, plus the eight
+//! CGRAM glyphs 0..=7 of [`crate::glyphs`].
+
+use crate::progmem::Table;
+
+pub const COLS: u8 = 16;
+pub const ROWS: u8 = 2;
+const CELLS: usize = (COLS as usize) * (ROWS as usize);
+
+/// The LCD side of a flush: the hardware driver (or a test double).
+pub trait LcdSink {
+    /// Moves the controller's address counter to `(row, col)`.
+    fn set_address(&mut self, row: u8, col: u8);
+    /// Writes one character at the address counter, which then advances.
+    fn write_data(&mut self, ch: u8);
+}
+
+pub struct Display {
+    cells: [u8; CELLS],
+    /// Bit `row * 16 + col` set when that cell differs from the LCD.
+    dirty: u32,
+    /// Where the next `put_*` writes: `row * 16 + col`; >= 32 means off-screen.
+    cursor: u8,
+}
+
+/// Declares a string in flash and evaluates to a `&'static FlashStr<N>`:
+/// `disp.put_flash(flash_str!(b"Chess Prodigy"))`.
+#[macro_export]
+macro_rules! flash_str {
+    ($s:literal) => {{
+        $crate::progmem! {
+            static S: [u8; $s.len()] = *$s;
+        }
+        &S
+    }};
+}
+
+impl Display {
+    /// A blank screen (all spaces), entirely dirty so the first flush
+    /// overwrites whatever the LCD shows.
+    pub const fn new() -> Self {
+        Display { cells: [b' '; CELLS], dirty: u32::MAX, cursor: 0 }
+    }
+
+    /// Marks every cell dirty, e.g. after the LCD was re-initialised.
+    pub fn invalidate(&mut self) {
+        self.dirty = u32::MAX;
+    }
+
+    /// True when a flush would send something.
+    pub fn is_dirty(&self) -> bool {
+        self.dirty != 0
+    }
+
+    /// Blanks the whole screen and homes the cursor.
+    pub fn clear(&mut self) {
+        for i in 0..CELLS as u8 {
+            self.set_cell(i, b' ');
+        }
+        self.cursor = 0;
+    }
+
+    /// Blanks one row and puts the cursor at its start.
+    pub fn clear_row(&mut self, row: u8) {
+        self.set_cursor(row, 0);
+        self.pad_row();
+        self.set_cursor(row, 0);
+    }
+
+    /// Moves the write position. An off-screen position makes writes no-ops.
+    pub fn set_cursor(&mut self, row: u8, col: u8) {
+        self.cursor = if row < ROWS && col < COLS { row * COLS + col } else { CELLS as u8 };
+    }
+
+    /// Current write position `(row, col)`, or `None` past the end of a row.
+    pub fn cursor(&self) -> Option<(u8, u8)> {
+        if (self.cursor as usize) < CELLS {
+            Some((self.cursor / COLS, self.cursor % COLS))
+        } else {
+            None
+        }
+    }
+
+    /// The character at `(row, col)` (space when out of range).
+    pub fn cell(&self, row: u8, col: u8) -> u8 {
+        if row < ROWS && col < COLS {
+            self.cells[(row * COLS + col) as usize]
+        } else {
+            b' '
+        }
+    }
+
+    /// One row of the buffer.
+    pub fn row(&self, row: u8) -> &[u8] {
+        let r = (row.min(ROWS - 1) * COLS) as usize;
+        &self.cells[r..r + COLS as usize]
+    }
+
+    fn set_cell(&mut self, i: u8, ch: u8) {
+        if self.cells[i as usize] != ch {
+            self.cells[i as usize] = ch;
+            self.dirty |= 1 << i;
+        }
+    }
+
+    /// Writes `ch` at the cursor and advances; clipped at the end of a row.
+    pub fn put_char(&mut self, ch: u8) {
+        if (self.cursor as usize) >= CELLS {
+            return;
+        }
+        self.set_cell(self.cursor, ch);
+        self.cursor += 1;
+        if self.cursor.is_multiple_of(COLS) {
+            // Ran off the row: park off-screen until the next set_cursor.
+            self.cursor = CELLS as u8;
+        }
+    }
+
+    /// Writes `ch` at `(row, col)` and leaves the cursor after it.
+    pub fn put_char_at(&mut self, row: u8, col: u8, ch: u8) {
+        self.set_cursor(row, col);
+        self.put_char(ch);
+    }
+
+    /// Writes bytes from RAM (computed text). Use [`put_flash`](Self::put_flash)
+    /// for constant text: a literal in RAM costs SRAM on the AVR.
+    pub fn put_bytes(&mut self, s: &[u8]) {
+        for &c in s {
+            self.put_char(c);
+        }
+    }
+
+    /// Writes a flash string.
+    pub fn put_flash<const N: usize>(&mut self, s: &Table<u8, N>) {
+        for i in 0..N {
+            self.put_char(s.get(i));
+        }
+    }
+
+    /// Writes a flash string centred on `row`, blanking the rest of the row.
+    pub fn put_flash_centred<const N: usize>(&mut self, row: u8, s: &Table<u8, N>) {
+        let col = (COLS as usize).saturating_sub(N) / 2;
+        self.clear_row(row);
+        self.set_cursor(row, col as u8);
+        self.put_flash(s);
+    }
+
+    /// Fills from the cursor to the end of its row with spaces.
+    pub fn pad_row(&mut self) {
+        while (self.cursor as usize) < CELLS {
+            self.put_char(b' ');
+        }
+    }
+
+    /// Writes `n` in decimal, right-aligned in `width` columns filled with
+    /// `fill` (e.g. b' ' or b'0'); a wider number is written in full.
+    pub fn put_u32(&mut self, n: u32, width: u8, fill: u8) {
+        let mut digits = [0u8; 10];
+        let len = format_u32(n, &mut digits);
+        for _ in len..width as usize {
+            self.put_char(fill);
+        }
+        self.put_bytes(&digits[10 - len..]);
+    }
+
+    /// Writes `n` in decimal with a leading '-' when negative, right-aligned
+    /// in `width` columns of spaces.
+    pub fn put_i32(&mut self, n: i32, width: u8) {
+        let mut digits = [0u8; 10];
+        let len = format_u32(n.unsigned_abs(), &mut digits);
+        let total = len + (n < 0) as usize;
+        for _ in total..width as usize {
+            self.put_char(b' ');
+        }
+        if n < 0 {
+            self.put_char(b'-');
+        }
+        self.put_bytes(&digits[10 - len..]);
+    }
+
+    /// Writes `n` as two upper-case hex digits.
+    pub fn put_hex8(&mut self, n: u8) {
+        self.put_char(hex_digit(n >> 4));
+        self.put_char(hex_digit(n & 0xF));
+    }
+
+    /// Sends the changed cells to `lcd` and marks them clean. Consecutive
+    /// dirty cells in a row share one address command. Returns the number of
+    /// characters written.
+    pub fn flush(&mut self, lcd: &mut impl LcdSink) -> u8 {
+        let mut written = 0;
+        // Address the LCD's counter would have after the last write.
+        let mut next: u8 = u8::MAX;
+        for i in 0..CELLS as u8 {
+            if self.dirty & (1 << i) == 0 {
+                continue;
+            }
+            if i != next {
+                lcd.set_address(i / COLS, i % COLS);
+            }
+            lcd.write_data(self.cells[i as usize]);
+            self.dirty &= !(1 << i);
+            written += 1;
+            // The HD44780 does not wrap from column 15 of row 0 into row 1.
+            next = if (i + 1).is_multiple_of(COLS) { u8::MAX } else { i + 1 };
+        }
+        written
+    }
+}
+
+impl Default for Display {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Decimal digits of `n` right-aligned in `out`; returns how many.
+fn format_u32(mut n: u32, out: &mut [u8; 10]) -> usize {
+    let mut i = 10;
+    loop {
+        i -= 1;
+        out[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return 10 - i;
+        }
+    }
+}
+
+fn hex_digit(n: u8) -> u8 {
+    if n < 10 {
+        b'0' + n
+    } else {
+        b'A' + n - 10
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Records the LCD traffic of a flush.
+    #[derive(Default)]
+    struct Recorder {
+        ops: Vec<(Option<(u8, u8)>, u8)>,
+        addr: Option<(u8, u8)>,
+        screen: [[u8; 16]; 2],
+    }
+
+    impl LcdSink for Recorder {
+        fn set_address(&mut self, row: u8, col: u8) {
+            self.addr = Some((row, col));
+            self.ops.push((Some((row, col)), 0));
+        }
+        fn write_data(&mut self, ch: u8) {
+            let (r, c) = self.addr.expect("data before any address");
+            assert!(c < 16, "write past the visible row");
+            self.screen[r as usize][c as usize] = ch;
+            self.addr = Some((r, c + 1));
+            self.ops.push((None, ch));
+        }
+    }
+
+    fn text(d: &Display, row: u8) -> String {
+        String::from_utf8(d.row(row).to_vec()).unwrap()
+    }
+
+    #[test]
+    fn first_flush_writes_everything_then_nothing() {
+        let mut d = Display::new();
+        let mut lcd = Recorder::default();
+        assert_eq!(d.flush(&mut lcd), 32);
+        // One address per row: row 0 and row 1.
+        let addrs: Vec<_> = lcd.ops.iter().filter_map(|(a, _)| *a).collect();
+        assert_eq!(addrs, vec![(0, 0), (1, 0)]);
+        assert!(!d.is_dirty());
+        lcd.ops.clear();
+        assert_eq!(d.flush(&mut lcd), 0);
+        assert!(lcd.ops.is_empty());
+    }
+
+    #[test]
+    fn only_changed_cells_are_sent() {
+        let mut d = Display::new();
+        let mut lcd = Recorder::default();
+        d.flush(&mut lcd);
+        lcd.ops.clear();
+        d.set_cursor(1, 4);
+        d.put_bytes(b"Key");
+        d.put_char_at(0, 15, b'!');
+        d.put_char_at(1, 10, b' '); // unchanged: not dirty
+        assert_eq!(d.flush(&mut lcd), 4);
+        assert_eq!(
+            lcd.ops,
+            vec![(Some((0, 15)), 0), (None, b'!'), (Some((1, 4)), 0), (None, b'K'), (None, b'e'), (None, b'y')]
+        );
+        assert_eq!(&lcd.screen[1][4..7], b"Key");
+        // Rewriting the same text is free.
+        lcd.ops.clear();
+        d.set_cursor(1, 4);
+        d.put_bytes(b"Key");
+        assert!(!d.is_dirty());
+        assert_eq!(d.flush(&mut lcd), 0);
+    }
+
+    #[test]
+    fn rows_clip_and_do_not_wrap() {
+        let mut d = Display::new();
+        d.set_cursor(0, 12);
+        d.put_bytes(b"ABCDEFG");
+        assert_eq!(text(&d, 0), "            ABCD");
+        assert_eq!(text(&d, 1), "                ");
+        assert_eq!(d.cursor(), None);
+        d.set_cursor(2, 0);
+        d.put_char(b'X');
+        d.set_cursor(0, 16);
+        d.put_char(b'X');
+        assert_eq!(text(&d, 1), "                ");
+        assert_eq!(d.cell(5, 5), b' ');
+    }
+
+    #[test]
+    fn flush_readdresses_at_the_row_boundary() {
+        let mut d = Display::new();
+        let mut lcd = Recorder::default();
+        d.flush(&mut lcd);
+        lcd.ops.clear();
+        d.put_char_at(0, 15, b'a');
+        d.put_char_at(1, 0, b'b');
+        d.flush(&mut lcd);
+        assert_eq!(lcd.ops, vec![(Some((0, 15)), 0), (None, b'a'), (Some((1, 0)), 0), (None, b'b')]);
+    }
+
+    #[test]
+    fn flash_strings_and_centring() {
+        let mut d = Display::new();
+        d.put_flash_centred(0, crate::flash_str!(b"Chess Prodigy"));
+        d.put_flash_centred(1, crate::flash_str!(b"v2.0  Rust"));
+        assert_eq!(text(&d, 0), " Chess Prodigy  ");
+        assert_eq!(text(&d, 1), "   v2.0  Rust   ");
+        d.put_flash_centred(1, crate::flash_str!(b"a string longer than a row"));
+        assert_eq!(text(&d, 1), "a string longer ");
+    }
+
+    #[test]
+    fn numbers() {
+        let mut d = Display::new();
+        d.set_cursor(0, 0);
+        d.put_u32(0, 0, b' ');
+        d.put_char(b'|');
+        d.put_u32(42, 4, b'0');
+        d.put_char(b'|');
+        d.put_i32(-7, 3);
+        d.put_char(b'|');
+        d.put_hex8(0xA5);
+        assert_eq!(text(&d, 0), "0|0042| -7|A5   ");
+        d.set_cursor(1, 0);
+        d.put_u32(u32::MAX, 3, b' ');
+        d.put_i32(i32::MIN, 0);
+        assert_eq!(text(&d, 1), "4294967295-21474");
+    }
+
+    #[test]
+    fn clear_and_invalidate() {
+        let mut d = Display::new();
+        let mut lcd = Recorder::default();
+        d.set_cursor(0, 0);
+        d.put_bytes(b"hello");
+        d.set_cursor(1, 3);
+        d.put_bytes(b"world");
+        d.flush(&mut lcd);
+        d.clear_row(0);
+        assert_eq!(d.cursor(), Some((0, 0)));
+        assert_eq!(d.flush(&mut lcd), 5);
+        d.clear();
+        assert_eq!(d.flush(&mut lcd), 5);
+        assert_eq!(lcd.screen, [[b' '; 16]; 2]);
+        d.invalidate();
+        assert_eq!(d.flush(&mut lcd), 32);
+    }
+}
