@@ -1,16 +1,39 @@
-//! `cargo xtask bench ...`: measurements with a reference run in the same invocation.
+//! `cargo xtask bench ...`: measurements against a reference run in the same
+//! invocation. Figures are medians of several runs; nothing here is a timed
+//! test that could fail on a slow machine, except where a result is wrong.
+
+mod emulator;
 
 use crate::util::Result;
 use clap::Subcommand;
+use std::time::Duration;
 
 #[derive(Subcommand)]
 pub enum Which {
-    /// Emulated MHz of this emulator against simavr on a CPU-heavy ELF
-    Emulator,
+    /// Emulated MHz of this emulator against simavr on a chess-perft ELF
+    Emulator {
+        /// Timed runs of each emulator (the median is reported)
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Perft depth of the benchmark program (3..=4 are exact)
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=4))]
+        depth: u8,
+    },
 }
 
 pub fn run(which: Which) -> Result {
     match which {
-        Which::Emulator => Err("the emulator benchmark arrives with the emulator core (issue 3)".into()),
+        Which::Emulator { runs, depth } => emulator::run(runs.max(1), depth),
+    }
+}
+
+/// Median of a set of durations.
+pub fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    let n = samples.len();
+    if n % 2 == 1 {
+        samples[n / 2]
+    } else {
+        (samples[n / 2 - 1] + samples[n / 2]) / 2
     }
 }
