@@ -1,0 +1,67 @@
+//! The real firmware image boots on the emulated board.
+//!
+//! These tests need the AVR build: `cargo xtask test` builds it and passes
+//! its path in `PRODIGY_ELF`.
+
+use board_sim::board::Board;
+use emulator::Stop;
+use firmware::board::{self as pins, Port};
+
+const CLOCK_HZ: u32 = 8_000_000;
+
+fn firmware() -> Board {
+    let path = std::env::var("PRODIGY_ELF")
+        .expect("PRODIGY_ELF is not set: these tests run the AVR firmware; run them with `cargo xtask test`");
+    Board::from_elf_file(path.as_ref(), CLOCK_HZ).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn ms(n: u64) -> u64 {
+    n * CLOCK_HZ as u64 / 1000
+}
+
+#[test]
+#[ignore = "needs the firmware: run by cargo xtask test"]
+fn boots_to_the_splash_screen_without_lcd_timing_violations() {
+    let mut board = firmware();
+    assert_eq!(board.run_for(ms(1000)), Stop::CycleLimit);
+    let [top, _] = board.lcd_text();
+    assert_eq!(top.trim(), "Chess Prodigy", "LCD shows {:?}", board.lcd_text());
+    assert!(board.lcd.backlight(), "backlight should be on");
+    assert!(board.lcd_warnings().is_empty(), "LCD timing violations: {:#?}", board.lcd_warnings());
+}
+
+/// The AVR build's port set-up is the host build's `firmware::board` map:
+/// both come from the same source file.
+#[test]
+#[ignore = "needs the firmware: run by cargo xtask test"]
+fn port_directions_follow_the_board_pin_map() {
+    let mut board = firmware();
+    board.run_for(ms(3000));
+    let ddr = |p: Port| board.avr.pins().ddr[p.index()];
+    let port = |p: Port| board.avr.pins().port[p.index()];
+    // Buttons are inputs with pull-ups.
+    assert_eq!(ddr(pins::BUTTON_PORT) & pins::BUTTON_MASK, 0);
+    assert_eq!(port(pins::BUTTON_PORT) & pins::BUTTON_MASK, pins::BUTTON_MASK);
+    // LCD control lines and the buzzer are outputs.
+    for pin in [pins::LCD_RS, pins::LCD_RW, pins::LCD_E, pins::LCD_BACKLIGHT, pins::BUZZER] {
+        assert_ne!(ddr(pin.port) & pin.mask(), 0, "{pin:?} should be an output");
+    }
+    // Every button reads high (released) through its pull-up.
+    let levels = board.avr.pins().level(pins::BUTTON_PORT.index());
+    assert_eq!(levels & pins::BUTTON_MASK, pins::BUTTON_MASK);
+}
+
+#[test]
+#[ignore = "needs the firmware: run by cargo xtask test"]
+fn a_pressed_button_reaches_the_chip() {
+    let mut board = firmware();
+    board.run_for(ms(2500));
+    let before = board.lcd_text();
+    board.press(pins::Button::Enter);
+    let level = board.avr.pins().level(pins::Button::Enter.pin().port.index());
+    assert_eq!(level & pins::Button::Enter.pin().mask(), 0, "a pressed button pulls its pin low");
+    board.run_for(ms(200));
+    board.release(pins::Button::Enter);
+    board.run_for(ms(300));
+    assert_ne!(board.lcd_text(), before, "the firmware did not react to ENTER");
+}
