@@ -1,7 +1,9 @@
 //! `cargo xtask`: the project's automation, one subcommand per job.
 
 mod bench;
+mod book;
 mod firmware;
+mod ram;
 mod setup;
 mod size;
 mod test;
@@ -35,10 +37,21 @@ enum Command {
     },
     /// Everything CI checks: set-up, firmware with budgets, all tests
     Test,
+    /// RAM and flash fit: static map, static stack bound, measured stack, baseline diff, target/ram-map.svg
+    Ram {
+        /// Write assets/ram_baseline.json from this build (commit it with the change)
+        #[arg(long)]
+        update_baseline: bool,
+    },
     /// Benchmarks (print ratios against a reference measured in the same run)
     Bench {
         #[command(subcommand)]
         which: bench::Which,
+    },
+    /// Opening book: build assets/book.bin from assets/book.txt, check it with Stockfish, stats
+    Book {
+        #[command(subcommand)]
+        action: book::Action,
     },
 }
 
@@ -53,7 +66,9 @@ fn main() -> ExitCode {
             util::cargo_host(&["run", "--release", "--quiet", "-p", "board-sim", "--"], &cmd)
         }),
         Command::Test => test::run(),
+        Command::Ram { update_baseline } => ram::run(update_baseline),
         Command::Bench { which } => bench::run(which),
+        Command::Book { action } => book::run(action),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

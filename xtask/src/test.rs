@@ -6,6 +6,7 @@ use std::process::Command;
 pub fn run() -> Result {
     crate::setup::run(false)?;
     let fw = crate::firmware::build_and_report()?;
+    crate::ram::check(&fw.elf, false)?;
     println!("== test: host tests of every crate and end-to-end tests on the firmware image");
     // One build in the `ci` profile (optimised, with overflow checks) runs the
     // unit tests and the slow, #[ignore]d end-to-end and deep perft tests.

@@ -1,0 +1,392 @@
+//! `cargo xtask ram`: every build proves the firmware fits the ATmega644.
+//!
+//! * static map ([`static_map`]): `.data`/`.bss`/`.noinit` and flash split
+//!   into vectors, code, progmem tables and the opening book, with the
+//!   biggest symbols;
+//! * static stack bound ([`stack_bound`]): from the ELF's code alone;
+//! * measured peak: the firmware runs in the emulator through a list of
+//!   [`Workload`] steps and the lowest SP is recorded;
+//! * verdict: static RAM + max(measured peak, finite static bound) must stay
+//!   under [`RAM_BUDGET`], flash under 64 KB, and neither may grow past the
+//!   thresholds of [`baseline`] against `assets/ram_baseline.json` unless the
+//!   baseline is updated in the same change (`--update-baseline`);
+//! * picture ([`svg`]): `target/ram-map.svg`.
+
+pub mod baseline;
+pub mod stack_bound;
+pub mod static_map;
+pub mod svg;
+
+use crate::util::{root, Result};
+use baseline::Baseline;
+use emulator::cpu::decode::Instr;
+use emulator::loader::{Program, Space};
+use emulator::{Avr, Config, RunLimit, Stop};
+use stack_bound::Declarations;
+use static_map::StaticMap;
+use std::path::{Path, PathBuf};
+
+/// 4096 B of SRAM less a 256 B margin.
+pub const RAM_BUDGET: u32 = 3840;
+pub const FLASH_BUDGET: u32 = 65_536;
+const RAMEND: u16 = 0x10FF;
+
+pub fn baseline_path() -> PathBuf {
+    root().join("assets/ram_baseline.json")
+}
+
+pub fn svg_path() -> PathBuf {
+    root().join("target/ram-map.svg")
+}
+
+/// The declarations of `assets/stack_targets.txt` and `assets/stack_recursion.txt`
+/// (both optional).
+pub fn declarations() -> Result<Declarations> {
+    let mut d = Declarations::default();
+    for name in ["assets/stack_targets.txt", "assets/stack_recursion.txt"] {
+        let path = root().join(name);
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            d.merge(Declarations::parse(&text, name)?);
+        }
+    }
+    Ok(d)
+}
+
+// --- dynamic measurement ------------------------------------------------------
+
+/// One step of the dynamic measurement. Steps run in order on one machine
+/// (booted and loaded with the firmware), each starting where the previous
+/// one stopped, so a step can drive the UI, feed the USART or wait.
+///
+/// To measure a new scenario (an engine search, a menu walk, a UCI game),
+/// implement this and add it to [`workloads`].
+pub trait Workload {
+    fn name(&self) -> String;
+    /// Drives the machine. Return the stop that ended the step; anything but
+    /// a cycle limit or an expected sleep should be an `Err`. A stack
+    /// collision is detected by the caller from the returned stop.
+    fn run(&self, avr: &mut Avr) -> std::result::Result<Stop, String>;
+}
+
+/// Power-on and let the firmware run for a while on its own.
+pub struct Boot {
+    pub seconds: f64,
+}
+
+impl Workload for Boot {
+    fn name(&self) -> String {
+        format!("boot, {} s idle", self.seconds)
+    }
+
+    fn run(&self, avr: &mut Avr) -> std::result::Result<Stop, String> {
+        let cycles = (avr.config().clock_hz as f64 * self.seconds) as u64;
+        Ok(avr.run(RunLimit::UntilSleep { max_cycles: cycles }))
+    }
+}
+
+/// The steps `cargo xtask ram` measures, in order. Extension point: add
+/// engine searches, menu walks and UCI games here.
+pub fn workloads() -> Vec<Box<dyn Workload>> {
+    vec![Box::new(Boot { seconds: 3.0 })]
+}
+
+/// One row of the per-step table.
+#[derive(Clone, Debug)]
+pub struct StepResult {
+    pub name: String,
+    pub cycles: u64,
+    /// Lowest SP since power-on, read after the step (the emulator keeps one
+    /// minimum since reset, so this is cumulative over the steps so far).
+    pub min_sp: u16,
+    pub stop: String,
+}
+
+impl StepResult {
+    pub fn peak(&self) -> u32 {
+        (RAMEND - self.min_sp) as u32
+    }
+}
+
+/// `function` or `function+0x12` for a flash byte address: the sized
+/// symbol containing it, else the nearest symbol below it.
+fn flash_label(program: &Program, addr: u32) -> String {
+    if let Some((s, _)) = program.symbols.containing(Space::Flash, addr) {
+        return stack_bound::short(&stack_bound::demangle(&s.name));
+    }
+    program
+        .symbols
+        .symbols
+        .iter()
+        .filter(|s| s.space == Space::Flash && s.address <= addr && !s.name.starts_with('.'))
+        .max_by_key(|s| s.address)
+        .map(|s| format!("{}+{:#x}", stack_bound::short(&stack_bound::demangle(&s.name)), addr - s.address))
+        .unwrap_or_else(|| "?".into())
+}
+
+/// The return addresses found on the stack, innermost first: every byte
+/// pair (high byte first, as `CALL` pushes it) that points right after a
+/// `CALL` or `RCALL`, named by the function containing that call. Runs of
+/// the same call (recursion) are folded into one line with a count.
+pub fn call_chain(avr: &Avr, program: &Program) -> Vec<String> {
+    let mut calls: Vec<(u32, u32)> = Vec::new(); // (call byte address, stack slot)
+    let mut a = avr.sp() as u32 + 1;
+    while a < RAMEND as u32 {
+        let hi = avr.read_data(a as u16).unwrap_or(0) as u32;
+        let lo = avr.read_data(a as u16 + 1).unwrap_or(0) as u32;
+        let ret = hi << 8 | lo; // word address
+        let call = if ret == 0 || ret as usize >= program.flash.len() / 2 {
+            None
+        } else if matches!(avr.instruction(ret - 1), Instr::Rcall { .. }) {
+            Some(ret - 1)
+        } else if ret >= 2 && matches!(avr.instruction(ret - 2), Instr::Call { .. }) {
+            Some(ret - 2)
+        } else {
+            None
+        };
+        match call {
+            Some(c) => {
+                calls.push((c * 2, a));
+                a += 2;
+            }
+            None => a += 1,
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < calls.len() {
+        let (call, slot) = calls[i];
+        let run = calls[i..].iter().take_while(|c| c.0 == call).count();
+        let name = flash_label(program, call);
+        if run > 1 {
+            out.push(format!("{name} (call at {call:#06x}) x {run}, return addresses at {slot:#06x}..{:#06x}", calls[i + run - 1].1));
+        } else {
+            out.push(format!("{name} (call at {call:#06x}, return address at {slot:#06x})"));
+        }
+        i += run;
+    }
+    out
+}
+
+/// Runs the workloads on the firmware. A stack collision or a fault is an error
+/// with the PC, cycle and the call chain.
+pub fn measure(elf: &[u8], steps: &[Box<dyn Workload>]) -> Result<Vec<StepResult>> {
+    let mut avr = Avr::new(Config::default());
+    let program = avr.load_elf(elf).map_err(|e| format!("the emulator cannot load the firmware: {e}"))?;
+    let mut rows = Vec::new();
+    for step in steps {
+        let start = avr.cycles();
+        let stop = step.run(&mut avr)?;
+        let stop_text = match stop {
+            Stop::CycleLimit => "ran to its end".to_string(),
+            Stop::Sleeping { pc, interrupts_enabled } => {
+                format!("sleeping at {:#06x} (interrupts {})", pc * 2, if interrupts_enabled { "on" } else { "off" })
+            }
+            Stop::StackCollision { pc, cycle, sp } => {
+                let chain = call_chain(&avr, &program);
+                return Err(format!(
+                    "stack collision in step `{}`: SP {sp:#06x} below the end of static data {:#06x} at PC {:#06x} ({}), cycle {cycle}\n  call chain (innermost first):\n    {}",
+                    step.name(),
+                    avr.stack_limit(),
+                    pc * 2,
+                    flash_label(&program, pc * 2),
+                    if chain.is_empty() { "(no return addresses found)".to_string() } else { chain.join("\n    ") }
+                ));
+            }
+            Stop::Fault(f) => return Err(format!("step `{}`: the firmware faulted: {f}", step.name())),
+            other => format!("{other:?}"),
+        };
+        rows.push(StepResult { name: step.name(), cycles: avr.cycles() - start, min_sp: avr.min_sp(), stop: stop_text });
+    }
+    Ok(rows)
+}
+
+// --- the command ----------------------------------------------------------------
+
+/// Everything `cargo xtask ram` computes about one ELF.
+pub struct Report {
+    pub map: StaticMap,
+    pub analysis: stack_bound::Analysis,
+    pub steps: Vec<StepResult>,
+    pub now: Baseline,
+}
+
+pub fn analyse_elf(elf: &Path) -> Result<Report> {
+    let bytes = std::fs::read(elf).map_err(|e| format!("cannot read {}: {e}", elf.display()))?;
+    let program = emulator::loader::elf::parse(&bytes).map_err(|e| format!("{}: {e}", elf.display()))?;
+    let map = StaticMap::from_program(&program);
+    let analysis = stack_bound::analyse(&program, &declarations()?);
+    let steps = measure(&bytes, &workloads())?;
+    let peak = steps.iter().map(|s| s.peak()).max().unwrap_or(0);
+    let bound = analysis.total.finite();
+    let now = Baseline {
+        static_ram: map.static_ram(),
+        flash: map.flash(),
+        stack_bound: bound,
+        measured_peak: peak,
+        total_ram: map.static_ram() + peak.max(bound.unwrap_or(0)),
+    };
+    Ok(Report { map, analysis, steps, now })
+}
+
+/// `cargo xtask ram [--update-baseline]`.
+pub fn run(update_baseline: bool) -> Result {
+    let fw = crate::firmware::build_and_report()?;
+    check(&fw.elf, update_baseline)
+}
+
+/// The report, the picture and the verdict for an ELF already built.
+pub fn check(elf: &Path, update_baseline: bool) -> Result {
+    println!("== ram: static map, stack bound and measured stack of {}", elf.display());
+    let r = analyse_elf(elf)?;
+    print!("{}", r.map.report(8));
+    print!("{}", r.analysis.report());
+    println!("  measured (emulator, firmware alone: no LCD or buttons attached):");
+    println!("    {:<28}{:>12}{:>10}{:>12}  stop", "step", "cycles", "lowest SP", "peak stack");
+    for s in &r.steps {
+        println!("    {:<28}{:>12}{:>#10x}{:>10} B  {}", s.name, s.cycles, s.min_sp, s.peak(), s.stop);
+    }
+    println!("    (lowest SP is cumulative since power-on: the emulator keeps one minimum)");
+    for s in r.steps.iter().filter(|s| s.stop.contains("interrupts off")) {
+        println!("  warning: the firmware stopped for good (cli; sleep) in step `{}`: later steps measure nothing", s.name);
+    }
+
+    let svg = svg::render(
+        &r.map,
+        &svg::Marks {
+            min_sp: r.steps.iter().map(|s| s.min_sp).min(),
+            bound: r.analysis.total.finite(),
+            budget: RAM_BUDGET,
+        },
+    );
+    let svg_file = svg_path();
+    std::fs::write(&svg_file, svg).map_err(|e| format!("cannot write {}: {e}", svg_file.display()))?;
+
+    let n = &r.now;
+    let stack_used = n.total_ram - n.static_ram;
+    println!();
+    println!("  {:<40}{:>8}  {:>8}", "", "used", "budget");
+    println!(
+        "  {:<40}{:>6} B  {:>6} B",
+        format!(
+            "RAM = static {} + stack {} ({})",
+            n.static_ram,
+            stack_used,
+            match n.stack_bound {
+                Some(b) if b >= n.measured_peak => "static bound",
+                Some(_) => "measured",
+                None => "measured; static bound unbounded",
+            }
+        ),
+        n.total_ram,
+        RAM_BUDGET
+    );
+    println!("  {:<40}{:>6} B  {:>6} B", "flash (.text + .data image)", n.flash, FLASH_BUDGET);
+    println!("  map: {}", svg_file.display());
+
+    let mut fails = Vec::new();
+    if n.total_ram > RAM_BUDGET {
+        fails.push(format!("RAM over budget: {} B > {RAM_BUDGET} B (4096 B less a 256 B margin)", n.total_ram));
+    }
+    if n.flash > FLASH_BUDGET {
+        fails.push(format!("flash over budget: {} B > {FLASH_BUDGET} B", n.flash));
+    }
+    let path = baseline_path();
+    if update_baseline {
+        std::fs::write(&path, n.to_json()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!("  baseline written: {} (commit it with the change)", path.display());
+    } else {
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                let old = Baseline::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+                let (diff, growth) = old.diff(n);
+                println!("  against {}:", path.display());
+                print!("{diff}");
+                fails.extend(growth);
+            }
+            Err(_) => println!("  no baseline at {} yet: `cargo xtask ram --update-baseline` writes it", path.display()),
+        }
+    }
+    if fails.is_empty() {
+        println!("== ram: fits");
+        Ok(())
+    } else {
+        Err(fails.join("\n"))
+    }
+}
+
+/// Compiles a C program with `avr-gcc -mmcu=atmega644 -Os` in a temp dir
+/// and returns the ELF (tests only).
+#[cfg(test)]
+pub(crate) fn compile_c(name: &str, src: &str, extra: &[&str]) -> Vec<u8> {
+    let dir = std::env::temp_dir().join(format!("xtask-ram-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let c = dir.join(format!("{name}.c"));
+    let elf = dir.join(format!("{name}.elf"));
+    std::fs::write(&c, src).unwrap();
+    let out = std::process::Command::new("avr-gcc")
+        .args(["-mmcu=atmega644", "-Os", "-o"])
+        .arg(&elf)
+        .arg(&c)
+        .args(extra)
+        .output()
+        .expect("avr-gcc is needed for these tests: cargo xtask setup");
+    assert!(out.status.success(), "avr-gcc failed: {}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(&elf).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Unbounded recursion with a big `.bss`: the emulator reports the
+    /// collision and the chain is rebuilt from the return addresses.
+    #[test]
+    fn stack_collision_reports_pc_cycle_and_call_chain() {
+        let elf = compile_c(
+            "collide",
+            r#"
+#include <avr/io.h>
+volatile unsigned char big[3000];
+__attribute__((noinline)) unsigned char down(unsigned char n) { volatile unsigned char b[16]; b[0] = n; return down(n + 1) + b[0]; }
+__attribute__((noinline)) unsigned char start(void) { big[0] = 1; return down(0) + 1; }
+int main(void) { big[1] = start(); for (;;) {} }
+"#,
+            &[],
+        );
+        let steps: Vec<Box<dyn Workload>> = vec![Box::new(Boot { seconds: 0.1 })];
+        let err = measure(&elf, &steps).unwrap_err();
+        assert!(err.contains("stack collision in step `boot, 0.1 s idle`"), "{err}");
+        assert!(err.contains("at PC 0x") && err.contains("cycle "), "{err}");
+        let chain: Vec<&str> = err.lines().skip_while(|l| !l.contains("call chain")).skip(1).map(str::trim).collect();
+        // down x many, start, main, and the start-up code's `call main`.
+        assert_eq!(chain.len(), 4, "{err}");
+        assert!(chain[0].starts_with("down (call at") && chain[0].contains(") x "), "{err}");
+        assert!(chain[1].starts_with("start (call at"), "{err}");
+        assert!(chain[2].starts_with("main (call at"), "{err}");
+    }
+
+    /// A program that returns to `cli; sleep`: one step, its peak.
+    #[test]
+    fn measures_the_lowest_sp_per_step() {
+        let elf = compile_c(
+            "peak",
+            r#"
+#include <avr/io.h>
+#include <avr/interrupt.h>
+#include <avr/sleep.h>
+volatile unsigned char sink;
+__attribute__((noinline)) void f(void) { volatile unsigned char b[50]; b[0] = 1; sink = b[0]; }
+int main(void) { f(); cli(); sleep_cpu(); for (;;) {} }
+"#,
+            &[],
+        );
+        let rows = measure(&elf, &workloads()).unwrap();
+        assert_eq!(rows.len(), 1);
+        // call main 2 + call f 2 + r28/r29 2 + 50.
+        assert_eq!(rows[0].peak(), 56);
+        assert_eq!(rows[0].min_sp, 0x10FF - 56);
+        assert!(rows[0].stop.contains("sleeping"), "{}", rows[0].stop);
+    }
+}

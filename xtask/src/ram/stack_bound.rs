@@ -1,0 +1,1262 @@
+//! A worst-case stack bound computed from the ELF alone, without running it.
+//!
+//! Each function is followed along its control flow from its entry with a
+//! small abstract interpreter that knows the stack depth (bytes below the
+//! SP the function was entered with) and, per register, whether it holds a
+//! constant or a byte of "SP minus something". That covers every way the
+//! compilers here move SP:
+//!
+//! * `PUSH`/`POP` (register saves, and `push r1`-style allocations),
+//! * `RCALL .+0` (avr-gcc allocates 2 bytes this way),
+//! * `IN r28,0x3D; IN r29,0x3E; SBIW r28,N` (or `SUBI r28,lo; SBCI r29,hi`,
+//!   or `SUB/SBC` with constants) followed by `OUT 0x3E,r29 ... OUT 0x3D,r28`,
+//! * avr-gcc's `-mcall-prologues`: the jump into `__prologue_saves__` is
+//!   followed as part of the function (its pushes and `SUB/SBC r28,r26`
+//!   frame are counted) and its `IJMP` back through the constant Z resumes
+//!   the caller; `__epilogue_restores__` likewise.
+//!
+//! The function's frame is the deepest point reached; every `CALL`/`RCALL`
+//! costs its depth plus the 2-byte return address (16-bit PC) plus the
+//! callee's bound; `JMP`/`RJMP` to another function's entry is a tail call
+//! (no return address). Interrupt handlers cost their 2-byte return address
+//! plus their bound, on top of the deepest main path; all of them together
+//! if one of them (or anything it calls) executes `SEI` (nesting), else the
+//! deepest one. `ICALL`/`IJMP` through an unknown pointer and call-graph
+//! cycles make the bound infinite unless declared (see [`Declarations`]).
+
+use emulator::cpu::decode::{decode, Instr};
+use emulator::loader::{Program, Space, SymbolKind};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::fmt::Write as _;
+
+const RAMEND: i32 = 0x10FF;
+/// A depth beyond this means the stack grows in a loop.
+const DEPTH_LIMIT: i32 = 0x1000;
+
+/// What the firmware declares about its call graph, read from
+/// `assets/stack_targets.txt` and `assets/stack_recursion.txt`. One
+/// directive a line, `#` starts a comment, names are substrings of the
+/// demangled (hash-free) or raw symbol names:
+///
+/// ```text
+/// indirect <caller> -> <target> [<target> ...]
+/// recursion <function> <max-depth>
+/// ```
+///
+/// `indirect`: every `ICALL`/`IJMP` through an unknown pointer in a function
+/// matching `<caller>` may reach any function matching one of the targets.
+/// `recursion`: at most `<max-depth>` activations of functions matching
+/// `<function>` are on the stack at once (1 = it never recurses); every
+/// call-graph cycle must pass through such a function.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Declarations {
+    pub indirect: Vec<(String, Vec<String>)>,
+    pub recursion: Vec<(String, u32)>,
+}
+
+impl Declarations {
+    pub fn parse(text: &str, origin: &str) -> Result<Declarations, String> {
+        let mut d = Declarations::default();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let err = |m: &str| format!("{origin}:{}: {m}: `{line}`", i + 1);
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words[0] {
+                "recursion" => {
+                    if words.len() != 3 {
+                        return Err(err("expected `recursion <function> <max-depth>`"));
+                    }
+                    let n: u32 = words[2].parse().map_err(|_| err("max-depth is not a number"))?;
+                    if n == 0 {
+                        return Err(err("max-depth must be at least 1"));
+                    }
+                    d.recursion.push((words[1].to_string(), n));
+                }
+                "indirect" => {
+                    if words.len() < 4 || words[2] != "->" {
+                        return Err(err("expected `indirect <caller> -> <target> [<target> ...]`"));
+                    }
+                    d.indirect.push((words[1].to_string(), words[3..].iter().map(|s| s.to_string()).collect()));
+                }
+                _ => return Err(err("unknown directive (expected `indirect` or `recursion`)")),
+            }
+        }
+        Ok(d)
+    }
+
+    pub fn merge(&mut self, other: Declarations) {
+        self.indirect.extend(other.indirect);
+        self.recursion.extend(other.recursion);
+    }
+}
+
+/// A stack bound: bytes, or why there is none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Finite(u32),
+    Infinite(String),
+}
+
+impl Bound {
+    pub fn finite(&self) -> Option<u32> {
+        match self {
+            Bound::Finite(n) => Some(*n),
+            Bound::Infinite(_) => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeKind {
+    /// `CALL`/`RCALL`/`ICALL`: 2 bytes of return address.
+    Call,
+    /// `JMP`/`RJMP`/`IJMP` into another function.
+    Tail,
+}
+
+/// A place where a function leaves for another one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Site {
+    /// Byte address of the instruction.
+    pub pc: u32,
+    /// Stack depth of the caller at that point (before the return address).
+    pub depth: u32,
+    pub kind: EdgeKind,
+    /// Byte address of the callee; `None` for an unresolved `ICALL`/`IJMP`.
+    pub target: Option<u32>,
+}
+
+/// One function as the analysis saw it.
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// Byte address of the entry.
+    #[allow(dead_code)]
+    pub entry: u32,
+    pub name: String,
+    /// Deepest stack use of the function's own code (pushes and frame).
+    pub frame: u32,
+    pub sites: Vec<Site>,
+    /// Executes `SEI`.
+    pub sei: bool,
+    /// Why the function's own frame cannot be bounded (unknown SP writes...).
+    pub problems: Vec<String>,
+    /// Notes that do not break the bound.
+    pub notes: Vec<String>,
+}
+
+/// One step of a worst path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub name: String,
+    pub entry: u32,
+    pub frame: u32,
+    /// Depth of this function when it calls the next one (`None` for the last).
+    pub call_depth: Option<u32>,
+    /// How the next one is entered.
+    pub via: Option<EdgeKind>,
+}
+
+/// A root of the call graph: the reset vector or an interrupt handler.
+#[derive(Clone, Debug)]
+pub struct Root {
+    pub vector: u8,
+    pub vector_name: String,
+    pub entry: u32,
+    /// Bytes pushed before the root's code runs (2 for an interrupt).
+    pub entry_cost: u32,
+    /// Including `entry_cost`.
+    pub bound: Bound,
+    pub path: Vec<Step>,
+}
+
+pub struct Analysis {
+    pub functions: BTreeMap<u32, Function>,
+    pub roots: Vec<Root>,
+    /// Interrupt handlers may nest (one of them reaches an `SEI`).
+    pub nested_interrupts: bool,
+    /// Names of the functions that call or jump through a pointer.
+    pub indirect_callers: Vec<String>,
+    /// Call-graph cycles (function names), declared or not.
+    pub cycles: Vec<Vec<String>>,
+    /// Deepest main path plus the interrupts on top of it.
+    pub total: Bound,
+}
+
+impl Analysis {
+    #[allow(dead_code)]
+    pub fn reset(&self) -> Option<&Root> {
+        self.roots.iter().find(|r| r.vector == 0)
+    }
+
+    /// A readable report: the verdict, the roots with their worst paths.
+    pub fn report(&self) -> String {
+        let mut s = String::new();
+        let b = |b: &Bound| match b {
+            Bound::Finite(n) => format!("{n} B"),
+            Bound::Infinite(why) => format!("unbounded ({why})"),
+        };
+        let _ = writeln!(s, "  static stack bound: {}", b(&self.total));
+        let _ = writeln!(
+            s,
+            "    = reset path + {} (interrupts {})",
+            if self.nested_interrupts { "every interrupt handler" } else { "the deepest interrupt handler" },
+            if self.nested_interrupts { "may nest: a handler reaches SEI" } else { "do not nest: no handler reaches SEI" }
+        );
+        for r in &self.roots {
+            let _ = writeln!(s, "  {:<28} {}", format!("vector {:2} {}", r.vector, r.vector_name), b(&r.bound));
+            if !r.path.is_empty() {
+                let _ = writeln!(s, "      worst path: {}", format_path(r));
+            }
+        }
+        if !self.indirect_callers.is_empty() {
+            let _ = writeln!(s, "  indirect calls/jumps in: {}", self.indirect_callers.join(", "));
+        }
+        for c in &self.cycles {
+            let _ = writeln!(s, "  call-graph cycle: {}", c.join(" -> "));
+        }
+        // What may make the bound wrong: returns at a non-zero depth,
+        // undefined opcodes on a path (falling into the next function after
+        // a call that does not return is normal and not listed).
+        for f in self.functions.values() {
+            for n in f.notes.iter().filter(|n| n.starts_with("returns") || n.starts_with("undefined")) {
+                let _ = writeln!(s, "  note: {}: {n}", short(&f.name));
+            }
+        }
+        s
+    }
+}
+
+/// `a [frame 4] -call@6-> b [frame 12] -> ...`
+pub fn format_path(r: &Root) -> String {
+    let mut s = String::new();
+    if r.entry_cost > 0 {
+        let _ = write!(s, "(+{} B interrupt return address) ", r.entry_cost);
+    }
+    for (i, st) in r.path.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        let _ = write!(s, "{} [frame {}]", short(&st.name), st.frame);
+        if let (Some(d), Some(via)) = (st.call_depth, st.via) {
+            match via {
+                EdgeKind::Call => {
+                    let _ = write!(s, " -call@{d}+2->");
+                }
+                EdgeKind::Tail => {
+                    let _ = write!(s, " -jmp@{d}->");
+                }
+            }
+        }
+    }
+    s
+}
+
+/// The last two path segments of a demangled name (`lcd::Lcd::flush`).
+pub fn short(name: &str) -> String {
+    let parts: Vec<&str> = name.split("::").collect();
+    if parts.len() > 3 {
+        parts[parts.len() - 3..].join("::")
+    } else {
+        name.to_string()
+    }
+}
+
+pub fn demangle(name: &str) -> String {
+    format!("{:#}", rustc_demangle::demangle(name))
+}
+
+/// Analyses a loaded program.
+pub fn analyse(program: &Program, decl: &Declarations) -> Analysis {
+    let cx = Context::new(program);
+    let mut functions: BTreeMap<u32, Function> = BTreeMap::new();
+
+    // Roots: the reset vector and every vector that does not go to
+    // `__bad_interrupt` (which jumps to 0: a reset, not a handler).
+    let mut roots = Vec::new();
+    let bad = cx.symbol_address("__bad_interrupt");
+    for v in 0..cx.vector_count {
+        let at = v * 4;
+        let target = match cx.instr(at / 2) {
+            Instr::Jmp { hi, k } => Instr::long_target(hi, k) * 2,
+            Instr::Rjmp { k } => cx.rel(at / 2, k as i32) * 2,
+            _ => continue,
+        };
+        if v > 0 && (Some(target) == bad || target == 0) {
+            continue;
+        }
+        let vector_name = emulator::device::vector_name(v as u8).unwrap_or("?").to_string();
+        let vector_name = match cx.name_at(target) {
+            Some(n) if v > 0 => format!("{vector_name} ({n})"),
+            _ => vector_name,
+        };
+        roots.push(Root {
+            vector: v as u8,
+            vector_name,
+            entry: target,
+            entry_cost: if v == 0 { 0 } else { 2 },
+            bound: Bound::Finite(0),
+            path: Vec::new(),
+        });
+    }
+
+    // Every function reachable from the roots.
+    let mut queue: Vec<u32> = roots.iter().map(|r| r.entry).collect();
+    while let Some(entry) = queue.pop() {
+        if functions.contains_key(&entry) {
+            continue;
+        }
+        let f = analyse_function(&cx, entry);
+        for site in &f.sites {
+            match site.target {
+                Some(t) => queue.push(t),
+                None => {
+                    for t in cx.indirect_targets(&f.name, decl) {
+                        queue.push(t);
+                    }
+                }
+            }
+        }
+        functions.insert(entry, f);
+    }
+
+    let indirect_callers: Vec<String> = functions
+        .values()
+        .filter(|f| f.sites.iter().any(|s| s.target.is_none()))
+        .map(|f| f.name.clone())
+        .collect();
+
+    let mut solver = Solver { cx: &cx, functions: &functions, decl, memo: HashMap::new(), on_stack: HashSet::new() };
+    let counters: Vec<u32> = decl.recursion.iter().map(|r| r.1).collect();
+    for r in roots.iter_mut() {
+        match solver.enter(r.entry, &counters) {
+            Some(c) => match solver.bound(r.entry, c) {
+                Ok(n) => {
+                    r.bound = Bound::Finite(n + r.entry_cost);
+                    r.path = solver.path(r.entry, &counters);
+                }
+                Err(why) => r.bound = Bound::Infinite(why),
+            },
+            None => r.bound = Bound::Finite(r.entry_cost),
+        }
+    }
+
+    // Nesting: does any handler reach SEI?
+    let reach = |from: u32| -> BTreeSet<u32> {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![from];
+        while let Some(f) = stack.pop() {
+            if !seen.insert(f) {
+                continue;
+            }
+            if let Some(func) = functions.get(&f) {
+                for s in &func.sites {
+                    match s.target {
+                        Some(t) => stack.push(t),
+                        None => stack.extend(cx.indirect_targets(&func.name, decl)),
+                    }
+                }
+            }
+        }
+        seen
+    };
+    let nested_interrupts = roots
+        .iter()
+        .filter(|r| r.vector > 0)
+        .any(|r| reach(r.entry).iter().any(|f| functions.get(f).is_some_and(|f| f.sei)));
+
+    let cycles = find_cycles(&functions, &cx, decl);
+
+    let total = {
+        let reset = roots.iter().find(|r| r.vector == 0).map(|r| r.bound.clone()).unwrap_or(Bound::Finite(0));
+        let isrs: Vec<&Root> = roots.iter().filter(|r| r.vector > 0).collect();
+        let mut acc = reset;
+        let mut isr_part: u32 = 0;
+        for r in &isrs {
+            match (&r.bound, &acc) {
+                (Bound::Infinite(why), Bound::Finite(_)) => {
+                    acc = Bound::Infinite(format!("vector {} {}: {why}", r.vector, r.vector_name))
+                }
+                (Bound::Finite(n), _) => {
+                    isr_part = if nested_interrupts { isr_part + n } else { isr_part.max(*n) };
+                }
+                _ => {}
+            }
+        }
+        match acc {
+            Bound::Finite(n) => Bound::Finite(n + isr_part),
+            inf => inf,
+        }
+    };
+
+    Analysis { functions, roots, nested_interrupts, indirect_callers, cycles, total }
+}
+
+/// Strongly connected components of more than one function, or with a
+/// self-call: the recursion in the program.
+fn find_cycles(functions: &BTreeMap<u32, Function>, cx: &Context, decl: &Declarations) -> Vec<Vec<String>> {
+    let succ = |f: &Function| -> Vec<u32> {
+        let mut v: Vec<u32> = f.sites.iter().filter_map(|s| s.target).collect();
+        if f.sites.iter().any(|s| s.target.is_none()) {
+            v.extend(cx.indirect_targets(&f.name, decl));
+        }
+        v
+    };
+    // Tarjan, iterative enough for firmware-sized graphs (recursive here).
+    struct T<'a> {
+        index: HashMap<u32, usize>,
+        low: HashMap<u32, usize>,
+        stack: Vec<u32>,
+        on: HashSet<u32>,
+        next: usize,
+        out: Vec<Vec<u32>>,
+        edges: &'a dyn Fn(u32) -> Vec<u32>,
+    }
+    fn visit(t: &mut T, v: u32) {
+        t.index.insert(v, t.next);
+        t.low.insert(v, t.next);
+        t.next += 1;
+        t.stack.push(v);
+        t.on.insert(v);
+        for w in (t.edges)(v) {
+            if !t.index.contains_key(&w) {
+                visit(t, w);
+                let lw = t.low[&w];
+                let lv = t.low.get_mut(&v).unwrap();
+                *lv = (*lv).min(lw);
+            } else if t.on.contains(&w) {
+                let iw = t.index[&w];
+                let lv = t.low.get_mut(&v).unwrap();
+                *lv = (*lv).min(iw);
+            }
+        }
+        if t.low[&v] == t.index[&v] {
+            let mut comp = Vec::new();
+            loop {
+                let w = t.stack.pop().unwrap();
+                t.on.remove(&w);
+                comp.push(w);
+                if w == v {
+                    break;
+                }
+            }
+            t.out.push(comp);
+        }
+    }
+    let edges = |v: u32| functions.get(&v).map(succ).unwrap_or_default();
+    let mut t = T {
+        index: HashMap::new(),
+        low: HashMap::new(),
+        stack: Vec::new(),
+        on: HashSet::new(),
+        next: 0,
+        out: Vec::new(),
+        edges: &edges,
+    };
+    for &f in functions.keys() {
+        if !t.index.contains_key(&f) {
+            visit(&mut t, f);
+        }
+    }
+    let name = |a: u32| functions.get(&a).map(|f| short(&f.name)).unwrap_or_else(|| format!("{a:#x}"));
+    t.out
+        .into_iter()
+        .filter(|c| c.len() > 1 || edges(c[0]).contains(&c[0]))
+        .map(|mut c| {
+            c.sort();
+            c.into_iter().map(name).collect()
+        })
+        .collect()
+}
+
+/// A memoised bound: bytes and the worst next hop (site index, callee).
+type Memo = Result<(u32, Option<(usize, u32)>), String>;
+
+/// The call-graph walk: bound of a function given how many more
+/// activations each declared recursive function may have.
+struct Solver<'a> {
+    cx: &'a Context,
+    functions: &'a BTreeMap<u32, Function>,
+    decl: &'a Declarations,
+    /// (function, counters) -> bound and the best next hop (site index, callee).
+    memo: HashMap<(u32, Vec<u32>), Memo>,
+    on_stack: HashSet<(u32, Vec<u32>)>,
+}
+
+impl Solver<'_> {
+    /// Counters after entering `f`; `None` if the declarations forbid it.
+    fn enter(&self, f: u32, counters: &[u32]) -> Option<Vec<u32>> {
+        let name = self.functions.get(&f).map(|f| f.name.as_str()).unwrap_or("");
+        let raw = self.cx.raw_name_at(f).unwrap_or_default();
+        let mut c = counters.to_vec();
+        for (i, (pat, _)) in self.decl.recursion.iter().enumerate() {
+            if name.contains(pat.as_str()) || raw.contains(pat.as_str()) {
+                if c[i] == 0 {
+                    return None;
+                }
+                c[i] -= 1;
+            }
+        }
+        Some(c)
+    }
+
+    fn callees(&self, f: &Function, site: &Site) -> Vec<u32> {
+        match site.target {
+            Some(t) => vec![t],
+            None => self.cx.indirect_targets(&f.name, self.decl),
+        }
+    }
+
+    /// Bound of `f` (counters already account for `f` itself).
+    fn bound(&mut self, f: u32, counters: Vec<u32>) -> Result<u32, String> {
+        let key = (f, counters);
+        if let Some(r) = self.memo.get(&key) {
+            return r.clone().map(|r| r.0);
+        }
+        let func = self.functions.get(&f).expect("every reachable function is analysed");
+        if self.on_stack.contains(&key) {
+            return Err(format!(
+                "recursion through {} with no declared bound (add `recursion <name> <max-depth>` to assets/stack_recursion.txt)",
+                short(&func.name)
+            ));
+        }
+        if let Some(p) = func.problems.first() {
+            let why = format!("{}: {p}", short(&func.name));
+            self.memo.insert(key, Err(why.clone()));
+            return Err(why);
+        }
+        self.on_stack.insert(key.clone());
+        let mut best: Memo = Ok((func.frame, None));
+        'sites: for (i, site) in func.sites.iter().enumerate() {
+            let callees = self.callees(func, site);
+            if callees.is_empty() {
+                best = Err(format!(
+                    "{} calls through a pointer at {:#06x} (declare `indirect <caller> -> <targets>` in assets/stack_targets.txt)",
+                    short(&func.name),
+                    site.pc
+                ));
+                break 'sites;
+            }
+            for t in callees {
+                let Some(c) = self.enter(t, &key.1) else { continue };
+                match self.bound(t, c) {
+                    Ok(n) => {
+                        let cost = site.depth + if site.kind == EdgeKind::Call { 2 } else { 0 } + n;
+                        if let Ok((b, _)) = best {
+                            if cost > b {
+                                best = Ok((cost, Some((i, t))));
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        best = Err(e);
+                        break 'sites;
+                    }
+                }
+            }
+        }
+        self.on_stack.remove(&key);
+        self.memo.insert(key, best.clone());
+        best.map(|b| b.0)
+    }
+
+    /// The worst path from `f` (after `bound` succeeded on it).
+    fn path(&self, f: u32, counters: &[u32]) -> Vec<Step> {
+        let mut out = Vec::new();
+        let mut f = f;
+        let Some(mut c) = self.enter(f, counters) else { return out };
+        loop {
+            let func = &self.functions[&f];
+            let next = match self.memo.get(&(f, c.clone())) {
+                Some(Ok((_, n))) => *n,
+                _ => None,
+            };
+            let mut step = Step { name: func.name.clone(), entry: f, frame: func.frame, call_depth: None, via: None };
+            match next {
+                Some((i, t)) if out.len() < 10_000 => {
+                    step.call_depth = Some(func.sites[i].depth);
+                    step.via = Some(func.sites[i].kind);
+                    out.push(step);
+                    match self.enter(t, &c) {
+                        Some(nc) => c = nc,
+                        None => break,
+                    }
+                    f = t;
+                }
+                _ => {
+                    out.push(step);
+                    break;
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The program as the analysis needs it.
+struct Context {
+    flash: Vec<u8>,
+    /// Flash FUNC symbols and vector targets: jumping there is a tail call.
+    entries: BTreeSet<u32>,
+    /// Sized symbols (address, size) to know a function's own range.
+    ranges: BTreeMap<u32, u32>,
+    /// Code that is part of its caller: `__prologue_saves__`, `__epilogue_restores__`.
+    inline: Vec<(u32, u32)>,
+    names: BTreeMap<u32, (String, String)>,
+    vector_count: u32,
+}
+
+impl Context {
+    fn new(program: &Program) -> Context {
+        let syms = &program.symbols;
+        let mut entries = BTreeSet::new();
+        let mut ranges = BTreeMap::new();
+        let mut names: BTreeMap<u32, (String, String, u8)> = BTreeMap::new();
+        for s in syms.symbols.iter().filter(|s| s.space == Space::Flash) {
+            if s.kind == SymbolKind::Function {
+                entries.insert(s.address);
+            }
+            if s.size > 0 && s.kind == SymbolKind::Function {
+                ranges.insert(s.address, s.size);
+            }
+            // Prefer a function name, then a global-looking one.
+            let rank = match s.kind {
+                SymbolKind::Function => 3,
+                _ if s.name == "__init" => 3,
+                _ if s.name.starts_with('.') => 0,
+                _ if s.name.starts_with("__vector_") => 1,
+                _ => 2,
+            };
+            if names.get(&s.address).is_none_or(|n| n.2 < rank) {
+                names.insert(s.address, (demangle(&s.name), s.name.clone(), rank));
+            }
+        }
+        let mut inline = Vec::new();
+        for name in ["__prologue_saves__", "__epilogue_restores__"] {
+            if let Some(s) = syms.lookup(name) {
+                entries.remove(&s.address);
+                // 18 pushes/pops and the frame code: under 64 bytes.
+                inline.push((s.address, s.address + s.size.max(64)));
+            }
+        }
+        let vector_end = syms
+            .lookup("__trampolines_start")
+            .or_else(|| syms.lookup("__ctors_start"))
+            .map(|s| s.address)
+            .unwrap_or(0x70);
+        let mut cx = Context {
+            flash: program.flash.clone(),
+            entries,
+            ranges,
+            inline,
+            names: names.into_iter().map(|(a, (d, r, _))| (a, (d, r))).collect(),
+            vector_count: 0,
+        };
+        // Count the vectors: JMP/RJMP slots of 4 bytes from 0.
+        let mut n = 0;
+        while n * 4 < vector_end {
+            match cx.instr(n * 2) {
+                Instr::Jmp { hi, k } => {
+                    cx.entries.insert(Instr::long_target(hi, k) * 2);
+                }
+                Instr::Rjmp { k } => {
+                    cx.entries.insert(cx.rel(n * 2, k as i32) * 2);
+                }
+                _ => break,
+            }
+            n += 1;
+        }
+        cx.vector_count = n;
+        // `__bad_interrupt` and the reset target are not tail-call targets
+        // in the usual sense, but treating them so is harmless.
+        cx
+    }
+
+    fn word(&self, w: u32) -> u16 {
+        let a = (w as usize * 2) % 65536;
+        let b0 = self.flash.get(a).copied().unwrap_or(0xFF);
+        let b1 = self.flash.get(a + 1).copied().unwrap_or(0xFF);
+        u16::from_le_bytes([b0, b1])
+    }
+
+    fn instr(&self, w: u32) -> Instr {
+        decode(self.word(w), self.word(w + 1))
+    }
+
+    /// Word address `w + 1 + k` on the 32 K-word flash.
+    fn rel(&self, w: u32, k: i32) -> u32 {
+        ((w as i32 + 1 + k).rem_euclid(32 * 1024)) as u32
+    }
+
+    fn symbol_address(&self, raw: &str) -> Option<u32> {
+        self.names.iter().find(|(_, (_, r))| r == raw).map(|(a, _)| *a)
+    }
+
+    fn name_at(&self, a: u32) -> Option<String> {
+        self.names.get(&a).map(|n| n.0.clone())
+    }
+
+    fn raw_name_at(&self, a: u32) -> Option<String> {
+        self.names.get(&a).map(|n| n.1.clone())
+    }
+
+    fn display_name(&self, a: u32) -> String {
+        self.name_at(a).unwrap_or_else(|| format!("sub_{a:04x}"))
+    }
+
+    fn is_inline(&self, a: u32) -> bool {
+        self.inline.iter().any(|&(s, e)| a >= s && a < e)
+    }
+
+    /// Declared targets of the indirect calls in `caller`.
+    fn indirect_targets(&self, caller: &str, decl: &Declarations) -> Vec<u32> {
+        let mut out = BTreeSet::new();
+        for (c, targets) in &decl.indirect {
+            if !caller.contains(c.as_str()) {
+                continue;
+            }
+            for t in targets {
+                for (&a, (d, r)) in &self.names {
+                    if self.entries.contains(&a) && (d.contains(t.as_str()) || r.contains(t.as_str())) {
+                        out.insert(a);
+                    }
+                }
+            }
+        }
+        out.into_iter().collect()
+    }
+}
+
+/// What a register holds, as far as the analysis knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Val {
+    Unknown,
+    Const(u8),
+    /// Low byte of (entry SP - n).
+    SpLo(i32),
+    /// High byte of (entry SP - n).
+    SpHi(i32),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct State {
+    depth: i32,
+    regs: [Val; 32],
+    /// The last value written to SPH.
+    sph: Val,
+}
+
+impl State {
+    fn join(&mut self, other: &State) -> bool {
+        let mut changed = false;
+        if other.depth > self.depth {
+            self.depth = other.depth;
+            changed = true;
+        }
+        for (a, b) in self.regs.iter_mut().zip(other.regs.iter()) {
+            if *a != *b && *a != Val::Unknown {
+                *a = Val::Unknown;
+                changed = true;
+            }
+        }
+        if self.sph != other.sph && self.sph != Val::Unknown {
+            self.sph = Val::Unknown;
+            changed = true;
+        }
+        changed
+    }
+}
+
+/// 16-bit wrap of a depth computed through byte arithmetic.
+fn norm(n: i32) -> i32 {
+    (n as u16) as i16 as i32
+}
+
+fn analyse_function(cx: &Context, entry: u32) -> Function {
+    let name = cx.display_name(entry);
+    let own_end = cx.ranges.get(&entry).map(|s| entry + s);
+    let mut f = Function { entry, name, frame: 0, sites: Vec::new(), sei: false, problems: Vec::new(), notes: Vec::new() };
+    let mut states: HashMap<u32, State> = HashMap::new();
+    let start = entry / 2;
+    // Both ABIs keep r1 (`__zero_reg__`) at 0 across calls; an interrupt
+    // handler clears it itself before use.
+    let mut regs = [Val::Unknown; 32];
+    regs[1] = Val::Const(0);
+    states.insert(start, State { depth: 0, regs, sph: Val::Unknown });
+    let mut work = vec![start];
+    let mut sites: BTreeMap<(u32, u8), Site> = BTreeMap::new();
+    let mut steps = 0u32;
+    let is_tail_target = |t: u32| -> bool {
+        t != entry && cx.entries.contains(&t) && !own_end.is_some_and(|end| t > entry && t < end) && !cx.is_inline(t)
+    };
+
+    while let Some(pc) = work.pop() {
+        steps += 1;
+        if steps > 2_000_000 {
+            f.problems.push("control flow too large to follow".into());
+            break;
+        }
+        let st = states[&pc].clone();
+        if st.depth > DEPTH_LIMIT {
+            f.problems.push(format!("stack grows without bound in a loop (at {:#06x})", pc * 2));
+            break;
+        }
+        f.frame = f.frame.max(st.depth.max(0) as u32);
+        let instr = cx.instr(pc);
+        let next_pc = pc + instr.words();
+        let mut n = st.clone();
+        let mut succ: Vec<u32> = Vec::new();
+        let mut add_site = |kind: EdgeKind, target: Option<u32>, depth: i32| {
+            let key = (pc * 2, kind as u8);
+            let s = sites.entry(key).or_insert(Site { pc: pc * 2, depth: 0, kind, target });
+            s.depth = s.depth.max(depth.max(0) as u32);
+        };
+        match instr {
+            Instr::Push { .. } => {
+                n.depth += 1;
+                succ.push(next_pc);
+            }
+            Instr::Pop { d } => {
+                n.depth -= 1;
+                n.regs[d as usize] = Val::Unknown;
+                succ.push(next_pc);
+            }
+            Instr::Rcall { k: 0 } => {
+                // `rcall .+0`: allocates 2 bytes.
+                n.depth += 2;
+                succ.push(next_pc);
+            }
+            Instr::Rcall { k } => {
+                let t = cx.rel(pc, k as i32) * 2;
+                add_site(EdgeKind::Call, Some(t), st.depth);
+                clobber_call(&mut n);
+                succ.push(next_pc);
+            }
+            Instr::Call { hi, k } => {
+                let t = Instr::long_target(hi, k) * 2;
+                add_site(EdgeKind::Call, Some(t), st.depth);
+                clobber_call(&mut n);
+                succ.push(next_pc);
+            }
+            Instr::Icall => {
+                match z_const(&st) {
+                    Some(t) => add_site(EdgeKind::Call, Some(t), st.depth),
+                    None => add_site(EdgeKind::Call, None, st.depth),
+                }
+                clobber_call(&mut n);
+                succ.push(next_pc);
+            }
+            Instr::Ijmp => match z_const(&st) {
+                Some(t) if !is_tail_target(t) => succ.push(t / 2),
+                Some(t) => add_site(EdgeKind::Tail, Some(t), st.depth),
+                None => add_site(EdgeKind::Tail, None, st.depth),
+            },
+            Instr::Rjmp { .. } | Instr::Jmp { .. } => {
+                let t = match instr {
+                    Instr::Rjmp { k } => cx.rel(pc, k as i32) * 2,
+                    Instr::Jmp { hi, k } => Instr::long_target(hi, k) * 2,
+                    _ => unreachable!(),
+                };
+                if t == 0 && entry != 0 {
+                    f.notes.push(format!("jumps to the reset vector at {:#06x}", pc * 2));
+                } else if is_tail_target(t) {
+                    add_site(EdgeKind::Tail, Some(t), st.depth);
+                } else {
+                    succ.push(t / 2);
+                }
+            }
+            Instr::Ret | Instr::Reti => {
+                if st.depth != 0 {
+                    f.notes.push(format!("returns at depth {} at {:#06x}", st.depth, pc * 2));
+                }
+            }
+            Instr::Undefined { word } => {
+                f.notes.push(format!("undefined opcode {word:#06x} at {:#06x}: path ends", pc * 2));
+            }
+            Instr::Brbs { k, .. } | Instr::Brbc { k, .. } => {
+                succ.push(next_pc);
+                succ.push(cx.rel(pc, k as i32));
+            }
+            Instr::Cpse { .. } | Instr::Sbrc { .. } | Instr::Sbrs { .. } | Instr::Sbic { .. } | Instr::Sbis { .. } => {
+                succ.push(next_pc);
+                succ.push(next_pc + cx.instr(next_pc).words());
+            }
+            Instr::Bset { s: 7 } => {
+                f.sei = true;
+                succ.push(next_pc);
+            }
+            Instr::In { d, a } => {
+                n.regs[d as usize] = match a {
+                    0x3D => Val::SpLo(st.depth),
+                    0x3E => Val::SpHi(st.depth),
+                    _ => Val::Unknown,
+                };
+                succ.push(next_pc);
+            }
+            Instr::Out { r, a: 0x3E } => {
+                n.sph = st.regs[r as usize];
+                succ.push(next_pc);
+            }
+            Instr::Out { r, a: 0x3D } => {
+                match (st.regs[r as usize], st.sph) {
+                    (Val::SpLo(x), _) => n.depth = norm(x),
+                    (Val::Const(lo), Val::Const(hi)) => {
+                        let sp = u16::from_le_bytes([lo, hi]) as i32;
+                        n.depth = RAMEND - sp;
+                        f.notes.push(format!("sets SP to {sp:#06x} at {:#06x}", pc * 2));
+                    }
+                    _ => f.problems.push(format!("writes SP from an unknown value at {:#06x}", pc * 2)),
+                }
+                succ.push(next_pc);
+            }
+            Instr::Ldi { d, k } => {
+                n.regs[d as usize] = Val::Const(k);
+                succ.push(next_pc);
+            }
+            Instr::Eor { d, r } if d == r => {
+                n.regs[d as usize] = Val::Const(0);
+                succ.push(next_pc);
+            }
+            Instr::Mov { d, r } => {
+                n.regs[d as usize] = st.regs[r as usize];
+                succ.push(next_pc);
+            }
+            Instr::Movw { d, r } => {
+                n.regs[d as usize] = st.regs[r as usize];
+                n.regs[d as usize + 1] = st.regs[r as usize + 1];
+                succ.push(next_pc);
+            }
+            Instr::Sbiw { d, k } | Instr::Adiw { d, k } => {
+                let sign = if matches!(instr, Instr::Sbiw { .. }) { 1 } else { -1 };
+                let (lo, hi) = (st.regs[d as usize], st.regs[d as usize + 1]);
+                let (nl, nh) = match (lo, hi) {
+                    (Val::SpLo(x), Val::SpHi(y)) if x == y => {
+                        (Val::SpLo(x + sign * k as i32), Val::SpHi(x + sign * k as i32))
+                    }
+                    (Val::Const(l), Val::Const(h)) => {
+                        let v = u16::from_le_bytes([l, h]).wrapping_sub((sign * k as i32) as u16).to_le_bytes();
+                        (Val::Const(v[0]), Val::Const(v[1]))
+                    }
+                    _ => (Val::Unknown, Val::Unknown),
+                };
+                n.regs[d as usize] = nl;
+                n.regs[d as usize + 1] = nh;
+                succ.push(next_pc);
+            }
+            Instr::Subi { d, .. } | Instr::Sub { d, .. } | Instr::Add { d, .. } if sub_const(&st, instr).is_some() => {
+                let k = sub_const(&st, instr).unwrap();
+                n.regs[d as usize] = match st.regs[d as usize] {
+                    Val::SpLo(x) => Val::SpLo(x + k),
+                    Val::Const(c) => Val::Const((c as i32 - k) as u8),
+                    _ => Val::Unknown,
+                };
+                succ.push(next_pc);
+            }
+            Instr::Sbci { d, .. } | Instr::Sbc { d, .. } | Instr::Adc { d, .. } if sub_const(&st, instr).is_some() => {
+                let k = sub_const(&st, instr).unwrap();
+                // Exact only as the high half of a pair whose low half holds
+                // SP: the borrow/carry of the low half is then accounted for.
+                let low = if d % 2 == 1 { st.regs[d as usize - 1] } else { Val::Unknown };
+                match (low, st.regs[d as usize]) {
+                    (Val::SpLo(x), Val::SpHi(_)) => {
+                        let v = x + 256 * k;
+                        n.regs[d as usize - 1] = Val::SpLo(v);
+                        n.regs[d as usize] = Val::SpHi(v);
+                    }
+                    _ => n.regs[d as usize] = Val::Unknown,
+                }
+                succ.push(next_pc);
+            }
+            other => {
+                for r in writes(other) {
+                    n.regs[r as usize] = Val::Unknown;
+                }
+                succ.push(next_pc);
+            }
+        }
+        for s in succ {
+            let s = s % (32 * 1024);
+            if is_tail_target(s * 2) {
+                // Falling into the next function: the call before it does
+                // not return (`call halt`), or code is shared; either way
+                // that function is analysed on its own.
+                f.notes.push(format!("falls through into {} at {:#06x}", cx.display_name(s * 2), s * 2));
+                continue;
+            }
+            match states.get_mut(&s) {
+                None => {
+                    states.insert(s, n.clone());
+                    work.push(s);
+                }
+                Some(old) => {
+                    if old.join(&n) {
+                        work.push(s);
+                    }
+                }
+            }
+        }
+    }
+    f.problems.dedup();
+    f.notes.sort();
+    f.notes.dedup();
+    f.sites = sites.into_values().collect();
+    f
+}
+
+/// The constant subtracted by `SUBI`/`SBCI`, `SUB`/`SBC` from a constant
+/// register, or minus the constant added by `ADD`/`ADC` from one.
+fn sub_const(st: &State, instr: Instr) -> Option<i32> {
+    let reg = |r: u8| match st.regs[r as usize] {
+        Val::Const(c) => Some(c as i32),
+        _ => None,
+    };
+    match instr {
+        Instr::Subi { k, .. } | Instr::Sbci { k, .. } => Some(k as i32),
+        Instr::Sub { d, r } | Instr::Sbc { d, r } if d != r => reg(r),
+        Instr::Add { d, r } | Instr::Adc { d, r } if d != r => reg(r).map(|k| -k),
+        _ => None,
+    }
+}
+
+/// Z as a constant word address, converted to a byte address.
+fn z_const(st: &State) -> Option<u32> {
+    match (st.regs[30], st.regs[31]) {
+        (Val::Const(l), Val::Const(h)) => Some(u16::from_le_bytes([l, h]) as u32 * 2),
+        _ => None,
+    }
+}
+
+/// A call clobbers the call-used registers (r0, r18..r27, r30, r31) of both
+/// avr-gcc's and LLVM's AVR ABI; the call-saved ones keep their values.
+fn clobber_call(st: &mut State) {
+    for r in [0usize, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 30, 31] {
+        st.regs[r] = Val::Unknown;
+    }
+}
+
+/// Registers an instruction writes (for those not interpreted above).
+fn writes(i: Instr) -> Vec<u8> {
+    use emulator::cpu::decode::Ptr;
+    use Instr::*;
+    let ptr_regs = |p: Ptr| -> Vec<u8> {
+        match p {
+            Ptr::X => vec![],
+            _ => vec![p.reg(), p.reg() + 1],
+        }
+    };
+    match i {
+        Movw { d, .. } | Adiw { d, .. } | Sbiw { d, .. } => vec![d, d + 1],
+        Mul { .. } | Muls { .. } | Mulsu { .. } | Fmul { .. } | Fmuls { .. } | Fmulsu { .. } => vec![0, 1],
+        Sbc { d, .. } | Add { d, .. } | Sub { d, .. } | Adc { d, .. } | And { d, .. } | Eor { d, .. } | Or { d, .. }
+        | Mov { d, .. } | Sbci { d, .. } | Subi { d, .. } | Ori { d, .. } | Andi { d, .. } | Ldi { d, .. }
+        | Ldd { d, .. } | Lds { d, .. } | Pop { d } | Com { d } | Neg { d } | Swap { d } | Inc { d } | Asr { d }
+        | Lsr { d } | Ror { d } | Dec { d } | In { d, .. } | Bld { d, .. } => vec![d],
+        Ld { d, ptr } => {
+            let mut v = ptr_regs(ptr);
+            v.push(d);
+            v
+        }
+        St { ptr, .. } => ptr_regs(ptr),
+        Lpm0 => vec![0],
+        Lpm { d, inc } => {
+            if inc {
+                vec![d, 30, 31]
+            } else {
+                vec![d]
+            }
+        }
+        _ => vec![],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_declarations() {
+        let d = Declarations::parse(
+            "# comment\nrecursion negamax 12\nindirect Menu::run -> menu_new menu_load # two\n\n",
+            "t",
+        )
+        .unwrap();
+        assert_eq!(d.recursion, vec![("negamax".to_string(), 12)]);
+        assert_eq!(d.indirect, vec![("Menu::run".to_string(), vec!["menu_new".to_string(), "menu_load".to_string()])]);
+        assert!(Declarations::parse("recursion x", "t").unwrap_err().contains("t:1"));
+        assert!(Declarations::parse("recursion x 0", "t").is_err());
+        assert!(Declarations::parse("indirect a b", "t").is_err());
+        assert!(Declarations::parse("frobnicate", "t").is_err());
+    }
+
+    fn compile(name: &str, src: &str, extra: &[&str]) -> Program {
+        emulator::loader::elf::parse(&crate::ram::compile_c(name, src, extra)).unwrap()
+    }
+
+    /// Runs the program in the emulator to its final `cli; sleep` and
+    /// returns the deepest stack it used.
+    fn measured(p: &Program) -> u32 {
+        let mut avr = emulator::Avr::new(emulator::Config::default());
+        avr.load_program(p);
+        let stop = avr.run(emulator::RunLimit::UntilSleep { max_cycles: 1_000_000 });
+        assert!(matches!(stop, emulator::Stop::Sleeping { interrupts_enabled: false, .. }), "{stop:?}");
+        (0x10FF - avr.min_sp()) as u32
+    }
+
+    fn root(a: &Analysis, vector: u8) -> &Root {
+        a.roots.iter().find(|r| r.vector == vector).unwrap_or_else(|| panic!("no root for vector {vector}"))
+    }
+
+    const CHAIN: &str = r#"
+#include <avr/io.h>
+#include <avr/interrupt.h>
+#include <avr/sleep.h>
+volatile unsigned char sink;
+__attribute__((noinline)) void leaf(void) { volatile unsigned char buf[10]; for (unsigned char i = 0; i < 10; i++) buf[i] = i; sink = buf[3]; }
+__attribute__((noinline)) void mid(void) { volatile unsigned char buf[20]; buf[0] = 1; leaf(); sink = buf[0]; }
+__attribute__((noinline)) void top(void) { volatile unsigned char buf[TOP]; buf[0] = 2; mid(); sink = buf[0]; }
+__attribute__((noinline)) void helper(unsigned char v) { volatile unsigned char b[6]; b[0] = v; sink = b[0]; }
+#ifdef WITH_ISR
+ISR(TIMER0_COMPA_vect) { volatile unsigned char b[4]; b[0] = TCNT0; helper(b[0]); }
+#endif
+#ifdef NESTED
+ISR(TIMER1_COMPA_vect, ISR_NOBLOCK) { sink++; }
+#endif
+int main(void) { top(); cli(); sleep_cpu(); for (;;) {} }
+"#;
+
+    /// A chain of functions with local arrays. By hand (avr-gcc 5.4 -Os):
+    /// the start-up code's `call main` 2; main has no frame, `call top` 2;
+    /// top pushes r28/r29 and allocates its array with `sbiw r28,30` (32),
+    /// `call mid` 2; mid 2 + 20 = 22, `call leaf` 2; leaf 2 + 10 = 12.
+    /// 2 + 2 + 32 + 2 + 22 + 2 + 12 = 74.
+    #[test]
+    fn chain_of_frames_matches_hand_count_and_the_emulator() {
+        let p = compile("chain", CHAIN, &["-DTOP=30"]);
+        let a = analyse(&p, &Declarations::default());
+        assert_eq!(a.total, Bound::Finite(74), "{}", a.report());
+        let names: Vec<&str> = root(&a, 0).path.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(&names[names.len() - 4..], ["main", "top", "mid", "leaf"]);
+        let frames: Vec<u32> = root(&a, 0).path.iter().rev().take(3).map(|s| s.frame).collect();
+        assert_eq!(frames, [12, 22, 32]);
+        assert_eq!(measured(&p), 74);
+    }
+
+    /// A 100-byte array is allocated with `subi r28,100; sbc r29,r1` and
+    /// freed with `subi r28,0x9c; sbci r29,0xff`: 2 + 2 + 102 + 2 + 22 + 2 + 12 = 144.
+    /// The same program built with `-mcall-prologues` saves registers
+    /// through `__prologue_saves__` where it pays: the bound must still
+    /// equal what the emulator measures on the worst path.
+    #[test]
+    fn subi_sbci_frames_and_call_prologues() {
+        let p = compile("chain100", CHAIN, &["-DTOP=100"]);
+        let a = analyse(&p, &Declarations::default());
+        assert_eq!(a.total, Bound::Finite(144), "{}", a.report());
+        assert_eq!(measured(&p), 144);
+
+        let p = compile("chain_cp", CHAIN, &["-DTOP=100", "-mcall-prologues"]);
+        let a = analyse(&p, &Declarations::default());
+        // top: `jmp __prologue_saves__+0x20` pushes r28/r29 only and
+        // allocates r26:r27 = 100; `__epilogue_restores__` undoes it.
+        assert_eq!(a.total, Bound::Finite(144), "{}", a.report());
+        assert_eq!(measured(&p), 144);
+    }
+
+    /// The chain (144) plus TIMER0_COMPA: 2 bytes of return address, then
+    /// r1, r0, SREG, the 12 call-used registers and r28/r29 (17), two
+    /// `rcall .+0` for its 4-byte array (4), `call helper` 2 and helper's
+    /// 2 + 6 (three `rcall .+0`) = 8: 2 + 17 + 4 + 2 + 8 = 33; 144 + 33 = 177.
+    #[test]
+    fn interrupt_handler_goes_on_top_of_the_main_path() {
+        let p = compile("isr", CHAIN, &["-DTOP=100", "-DWITH_ISR"]);
+        let a = analyse(&p, &Declarations::default());
+        assert!(!a.nested_interrupts);
+        assert_eq!(root(&a, 0).bound, Bound::Finite(144), "{}", a.report());
+        assert_eq!(root(&a, 16).bound, Bound::Finite(33), "{}", a.report());
+        assert_eq!(a.total, Bound::Finite(177), "{}", a.report());
+        // Never enabled, so the run does not see it.
+        assert_eq!(measured(&p), 144);
+    }
+
+    /// TIMER1_COMPA with ISR_NOBLOCK executes SEI: handlers may nest, so all
+    /// of them count. It costs 2 + r1, r0, SREG, r24 = 6: 144 + 33 + 6 = 183.
+    #[test]
+    fn sei_in_a_handler_adds_every_handler() {
+        let p = compile("nested", CHAIN, &["-DTOP=100", "-DWITH_ISR", "-DNESTED"]);
+        let a = analyse(&p, &Declarations::default());
+        assert!(a.nested_interrupts);
+        assert_eq!(root(&a, 13).bound, Bound::Finite(6), "{}", a.report());
+        assert_eq!(a.total, Bound::Finite(183), "{}", a.report());
+    }
+
+    const RECURSIVE: &str = r#"
+#include <avr/io.h>
+#include <avr/interrupt.h>
+#include <avr/sleep.h>
+volatile unsigned char sink;
+__attribute__((noinline)) unsigned char rec(unsigned char n) { volatile unsigned char buf[8]; buf[0] = n; if (n == 0) return buf[0]; return rec(n - 1) + buf[0]; }
+int main(void) { sink = rec(4); cli(); sleep_cpu(); for (;;) {} }
+"#;
+
+    /// rec(4) has 5 activations of 2 + 8 bytes each and 4 return addresses
+    /// between them: 5 * 10 + 4 * 2 = 58, plus `call main` and `call rec`:
+    /// 62. Without a declaration the bound is infinite.
+    #[test]
+    fn recursion_needs_a_declared_bound() {
+        let p = compile("rec", RECURSIVE, &[]);
+        let a = analyse(&p, &Declarations::default());
+        match &a.total {
+            Bound::Infinite(why) => assert!(why.contains("recursion through rec"), "{why}"),
+            b => panic!("expected unbounded, got {b:?}"),
+        }
+        assert_eq!(a.cycles, vec![vec!["rec".to_string()]]);
+
+        let decl = Declarations::parse("recursion rec 5", "t").unwrap();
+        let a = analyse(&p, &decl);
+        assert_eq!(a.total, Bound::Finite(62), "{}", a.report());
+        assert_eq!(measured(&p), 62);
+        let path = &root(&a, 0).path;
+        assert_eq!(path.iter().filter(|s| s.name == "rec").count(), 5);
+
+        let a = analyse(&p, &Declarations::parse("recursion rec 1", "t").unwrap());
+        assert_eq!(a.total, Bound::Finite(2 + 2 + 10));
+    }
+
+    const INDIRECT: &str = r#"
+#include <avr/io.h>
+#include <avr/interrupt.h>
+#include <avr/sleep.h>
+volatile unsigned char sink;
+__attribute__((noinline)) void small(void) { volatile unsigned char b[3]; b[0] = 1; sink = b[0]; }
+__attribute__((noinline)) void big(void) { volatile unsigned char b[40]; b[0] = 1; sink = b[0]; }
+void (*volatile handler)(void) = small;
+__attribute__((noinline)) void dispatch(void) { handler(); }
+int main(void) { dispatch(); handler = big; dispatch(); cli(); sleep_cpu(); for (;;) {} }
+"#;
+
+    /// A call through a pointer is unbounded until its targets are
+    /// declared; then the worst target counts. avr-gcc makes `dispatch` a
+    /// tail call (`lds r30/r31; ijmp`, no return address): call main 2 +
+    /// call dispatch 2 + 0 + big (r28/r29 and 40) 42 = 46.
+    #[test]
+    fn indirect_calls_need_declared_targets() {
+        let p = compile("indirect", INDIRECT, &[]);
+        let a = analyse(&p, &Declarations::default());
+        assert!(a.indirect_callers.iter().any(|n| n == "dispatch"), "{:?}", a.indirect_callers);
+        assert!(matches!(&a.total, Bound::Infinite(why) if why.contains("through a pointer")), "{:?}", a.total);
+
+        let decl = Declarations::parse("indirect dispatch -> small big", "t").unwrap();
+        let a = analyse(&p, &decl);
+        let dispatch = a.functions.values().find(|f| f.name == "dispatch").unwrap();
+        assert_eq!(dispatch.sites, vec![Site { pc: 0x108, depth: 0, kind: EdgeKind::Tail, target: None }]);
+        assert_eq!(a.total, Bound::Finite(46), "{}", a.report());
+        assert_eq!(measured(&p), 46);
+    }
+
+    #[test]
+    fn norm_wraps() {
+        assert_eq!(norm(0x1_0008), 8);
+        assert_eq!(norm(0xFFF8), -8);
+    }
+}
