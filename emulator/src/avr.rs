@@ -540,6 +540,11 @@ impl Avr {
         self.debug.breakpoints()
     }
 
+    /// Whether a breakpoint is set at word address `pc`.
+    pub fn is_breakpoint(&self, pc: u32) -> bool {
+        self.debug.is_breakpoint(pc)
+    }
+
     pub fn clear_breakpoints(&mut self) {
         self.debug.clear_breakpoints()
     }
@@ -564,6 +569,12 @@ impl Avr {
     /// of SPL — avr-gcc writes SPH first, so SPL completes a new SP).
     pub fn min_sp(&self) -> u16 {
         self.debug.min_sp
+    }
+
+    /// Starts a new high-water measurement from the current SP (for
+    /// per-step figures of a workload).
+    pub fn reset_min_sp(&mut self) {
+        self.debug.min_sp = self.sp;
     }
 
     /// Deepest stack use since reset in bytes (RAMEND - min SP).
