@@ -68,11 +68,19 @@ impl Board {
     /// pin change with its cycle stamp; button scripts act at their exact
     /// cycle.
     pub fn run_until(&mut self, end: u64) -> Stop {
+        let mut first = true;
         loop {
             let now = self.avr.cycles();
             if now >= end {
                 return Stop::CycleLimit;
             }
+            // `Avr::run` lets the first instruction pass a breakpoint (to
+            // continue from one): only the first of the slices below may.
+            let pc = self.avr.pc();
+            if !first && !self.avr.is_sleeping() && self.avr.is_breakpoint(pc) {
+                return Stop::Breakpoint(pc);
+            }
+            first = false;
             let mut until = end;
             if let Some(c) = self.buttons.next_change(now) {
                 until = until.min(c.max(now + 1));
@@ -93,6 +101,15 @@ impl Board {
     pub fn run_for(&mut self, cycles: u64) -> Stop {
         let end = self.avr.cycles().saturating_add(cycles);
         self.run_until(end)
+    }
+
+    /// Executes one instruction (see [`Avr::step`]: a pending interrupt is
+    /// taken first, a sleeping CPU sleeps to its next event) and lets the
+    /// parts see what it did. For debuggers.
+    pub fn step(&mut self) -> Stop {
+        let stop = self.avr.step();
+        self.sync();
+        stop
     }
 
     /// Hands the chip's pin changes to the parts and drives their answers back.

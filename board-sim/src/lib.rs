@@ -3,3 +3,8 @@
 pub mod parts;
 pub mod board;
 pub mod headless;
+pub mod uci;
+pub mod gdb;
+pub mod app;
+#[cfg(feature = "audio")]
+pub mod audio;

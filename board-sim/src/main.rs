@@ -14,6 +14,23 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Open the board in a window with a debugger (default: the firmware built by `cargo xtask firmware`)
+    Play {
+        /// AVR ELF file to run (default: target/avr-none/avr/prodigy.elf)
+        elf: Option<PathBuf>,
+        /// Clock frequency in MHz
+        #[arg(long, default_value_t = 8.0)]
+        mhz: f64,
+        /// Initial speed: 1x (real time), 10x or max
+        #[arg(long, default_value = "1x", value_parser = parse_speed)]
+        speed: board_sim::app::Speed,
+        /// Start paused
+        #[arg(long)]
+        paused: bool,
+        /// Benchmark: run the window this many seconds, print emulated MHz and CPU time, exit
+        #[arg(long, hide = true)]
+        bench_seconds: Option<f64>,
+    },
     /// Run an ELF without a window and report the machine state
     Run {
         /// AVR ELF file to run
@@ -34,11 +51,43 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Speak UCI on stdin/stdout by driving the firmware over its emulated serial port
+    Uci {
+        /// AVR ELF file to run (default: target/avr-none/avr/prodigy.elf)
+        elf: Option<PathBuf>,
+    },
+    /// Serve the GDB remote protocol so avr-gdb can debug the running board
+    Gdb {
+        /// AVR ELF file to run
+        elf: PathBuf,
+        /// TCP port on 127.0.0.1 (0: any free one; the first stdout line tells)
+        #[arg(long, default_value_t = 1234)]
+        port: u16,
+        /// Clock frequency in MHz
+        #[arg(long, default_value_t = 8.0)]
+        mhz: f64,
+        /// Run flat out instead of in real time
+        #[arg(long)]
+        fast: bool,
+        /// Don't echo LCD changes on stderr
+        #[arg(long)]
+        quiet: bool,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Play { elf, mhz, speed, paused, bench_seconds } => {
+            let opts = board_sim::app::PlayOptions { elf, mhz, speed, paused, bench_seconds };
+            match board_sim::app::run(opts) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("board-sim: error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Run { elf, mhz, max_cycles, until_sleep, keys, json } => {
             let opts = RunOptions { elf, mhz, max_cycles, until_sleep, keys };
             match headless::run(&opts) {
@@ -60,5 +109,26 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Uci { elf } => ExitCode::from(board_sim::uci::run(&board_sim::uci::Options { elf, clock_hz: 8_000_000 })),
+        Command::Gdb { elf, port, mhz, fast, quiet } => {
+            let opts = board_sim::gdb::GdbOptions { elf, port, mhz, fast, echo_lcd: !quiet };
+            match board_sim::gdb::serve(&opts) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("board-sim: error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+    }
+}
+
+/// `--speed` of `play`.
+fn parse_speed(s: &str) -> Result<board_sim::app::Speed, String> {
+    match s {
+        "1x" | "1" | "realtime" => Ok(board_sim::app::Speed::RealTime),
+        "10x" | "10" => Ok(board_sim::app::Speed::Fast),
+        "max" => Ok(board_sim::app::Speed::Max),
+        other => Err(format!("`{other}` is not a speed: use 1x, 10x or max")),
     }
 }

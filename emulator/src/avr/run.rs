@@ -118,6 +118,11 @@ impl Avr {
         if self.debug.active() {
             self.execute::<true>();
             if let Some((addr, kind)) = self.debug.hit.take() {
+                // A watched pin the same access moved must not hide the hit
+                // (the stop is at the same cycle; hosts sync after any stop).
+                if self.pending_stop == Some(Stop::PinChange) {
+                    self.pending_stop = None;
+                }
                 self.set_stop(Stop::Watchpoint { addr, kind, pc });
             }
         } else {
