@@ -18,7 +18,7 @@ const TEST_PACKAGES: &[(&str, &str)] = &[
 ];
 
 /// What to make sure of.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
     /// Enough to build the firmware.
     Build,
@@ -32,6 +32,21 @@ pub fn run(check_only: bool) -> Result {
 
 /// Checks (and unless `check_only`, installs) what `scope` needs.
 pub fn ensure(scope: Scope, check_only: bool) -> Result {
+    // One check per xtask run is enough: `test` checks everything first and
+    // then builds the firmware, which would ask again for less.
+    static CHECKED: std::sync::Mutex<Option<Scope>> = std::sync::Mutex::new(None);
+    let mut checked = CHECKED.lock().unwrap_or_else(|e| e.into_inner());
+    if !check_only && (*checked == Some(Scope::Test) || *checked == Some(scope)) {
+        return Ok(());
+    }
+    ensure_now(scope, check_only)?;
+    if !check_only {
+        *checked = Some(scope);
+    }
+    Ok(())
+}
+
+fn ensure_now(scope: Scope, check_only: bool) -> Result {
     println!("== setup: checking the toolchain{}", if scope == Scope::Test { " and test oracles" } else { "" });
     let mut missing_rust = Vec::new();
     if !nightly_installed() {
