@@ -136,6 +136,31 @@ fn entry_takes_four_cycles_and_waits_one_instruction_after_sei() {
     assert_eq!(avr.pending_interrupts(), 0);
 }
 
+/// avr-gcc changes SP with `in r0,SREG; cli; out SPH; out SREG,r0; out SPL`:
+/// setting I by writing SREG must, like SEI, let one more instruction run,
+/// or an interrupt would push onto a half-written stack pointer.
+#[test]
+fn setting_i_through_an_sreg_write_waits_one_instruction_too() {
+    let mut avr = program(
+        "ldi r16, 1
+         sts 0xF1, r16    ; enable
+         ldi r16, 0
+         sts 0xF0, r16    ; fire now
+         ldi r17, 0x80
+         out 0x3f, r17    ; SREG = I
+         ldi r18, 0x42    ; runs: one instruction after the SREG write
+         nop              ; interrupted before this one
+         rjmp .-2",
+        "rjmp .-2",
+        "rjmp .-2",
+    );
+    avr.add_breakpoint(10);
+    assert_eq!(avr.run(RunLimit::Cycles(1000)), Stop::Breakpoint(10));
+    assert_eq!(avr.reg(18), 0x42, "the instruction after the SREG write ran first");
+    let ret = u16::from_be_bytes([avr.read_data(RAMEND - 1).unwrap(), avr.read_data(RAMEND).unwrap()]);
+    assert_eq!(ret as u32, 0x20 + 9, "returns to the nop after it");
+}
+
 #[test]
 fn one_main_instruction_runs_between_back_to_back_interrupts() {
     let mut avr = program(

@@ -205,6 +205,12 @@ impl Avr {
     fn core_write(&mut self, addr: u16, value: u8) {
         match addr {
             reg::SREG => {
+                // Setting I by a write to SREG, like SEI, lets one more
+                // instruction run before an interrupt (avr-gcc's SP update
+                // `out SPH; out SREG; out SPL` depends on it).
+                if self.sreg & 0x80 == 0 && value & 0x80 != 0 {
+                    self.irq_inhibit = true;
+                }
                 self.sreg = value;
                 self.attention = 0; // I may have been set.
             }
