@@ -7,6 +7,7 @@ mod ram;
 mod setup;
 mod size;
 mod test;
+mod uci_tools;
 mod util;
 
 use clap::{Parser, Subcommand};
@@ -53,6 +54,10 @@ enum Command {
         #[command(subcommand)]
         action: book::Action,
     },
+    /// Run an EPD test suite through the UCI bridge on the firmware: solved X/N
+    Suite(uci_tools::suite::Args),
+    /// Play the firmware through the UCI bridge against a reference engine: score and Elo
+    Match(uci_tools::match_::Args),
 }
 
 fn main() -> ExitCode {
@@ -69,6 +74,8 @@ fn main() -> ExitCode {
         Command::Ram { update_baseline } => ram::run(update_baseline),
         Command::Bench { which } => bench::run(which),
         Command::Book { action } => book::run(action),
+        Command::Suite(args) => uci_tools::suite::run(args),
+        Command::Match(args) => uci_tools::match_::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

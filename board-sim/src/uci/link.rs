@@ -34,6 +34,15 @@ impl BoardSerial {
         BoardSerial { board }
     }
 
+    /// ` in function+offset` for a word address, when the ELF says.
+    fn function_at(&self, pc: u32) -> String {
+        let symbols = self.board.avr.symbols();
+        match symbols.containing(emulator::loader::Space::Flash, pc * 2) {
+            Some((sym, off)) => format!(" in {:#}+{off:#x}", rustc_demangle::demangle(&sym.name)),
+            None => String::new(),
+        }
+    }
+
     fn usart(&mut self) -> &mut Usart {
         self.board.avr.peripheral_mut::<Usart>().expect("the ATmega644 has USART0")
     }
@@ -73,7 +82,7 @@ impl Serial for BoardSerial {
                 Stop::Sleeping { pc, interrupts_enabled: true } => {
                     Err(format!("the firmware sleeps with nothing to wake it (byte address {:#06x}) {at}", pc * 2))
                 }
-                Stop::Fault(f) => Err(format!("the firmware faulted: {f} {at}")),
+                Stop::Fault(f) => Err(format!("the firmware faulted: {f}{} {at}", self.function_at(f.pc))),
                 Stop::StackCollision { pc, sp, .. } => {
                     Err(format!("stack overflow: SP {sp:#06x} ran into static data at byte address {:#06x} {at}", pc * 2))
                 }

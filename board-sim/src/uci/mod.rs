@@ -12,7 +12,9 @@
 //! Time is the firmware's: UCI times go through as milliseconds of emulated
 //! time and the emulator runs as fast as it can. A firmware that stops
 //! (fault, halt) or stops answering gives `info string error ...` and the
-//! bridge exits with status 3.
+//! bridge exits with status 3; `info string error` is only used for that.
+//! Input that is ignored gives `info string ignored: ...`, a position or
+//! search the firmware cannot take `info string refused: ...`.
 
 pub mod link;
 pub mod translate;
@@ -201,7 +203,7 @@ impl<S: Serial, W: Write> Engine<S, W> {
                     self.note(&format!("ignored in go: {}", ignored.join(", ")));
                 }
                 if self.position_failed {
-                    self.note("error the position was not set up: no search");
+                    self.note("refused: the position was not set up, no search");
                     self.say("bestmove 0000");
                     return Ok(());
                 }
@@ -212,7 +214,7 @@ impl<S: Serial, W: Write> Engine<S, W> {
             Command::Perft(depth) => {
                 self.boot()?;
                 if self.position_failed {
-                    self.note("error the position was not set up: no perft");
+                    self.note("refused: the position was not set up, no perft");
                     return Ok(());
                 }
                 // Leaves grow ~30x a ply; the firmware counts some 10^4-10^5 a second.
@@ -305,7 +307,7 @@ impl<S: Serial, W: Write> Engine<S, W> {
         let lines = match translate::position_lines(self.position.as_ref(), &wanted) {
             Ok(l) => l,
             Err(e) => {
-                self.note(&format!("error {e}"));
+                self.note(&format!("refused: {e}"));
                 self.position = None;
                 self.position_failed = true;
                 return Ok(());
@@ -313,7 +315,7 @@ impl<S: Serial, W: Write> Engine<S, W> {
         };
         for line in &lines {
             if let Some(e) = self.request(line, |r| matches!(r, Reply::Ok))? {
-                self.note(&format!("error the firmware refused `{line}`: {e}"));
+                self.note(&format!("refused: the firmware answered `{line}` with error {e}"));
                 self.position = None;
                 self.position_failed = true;
                 return Ok(());
@@ -670,7 +672,7 @@ mod tests {
         drop(tx);
         e.run(&rx).unwrap();
         let out = output(&e);
-        assert!(out[0].contains("refused `moves e2e5`: illegal move e2e5"), "{out:?}");
+        assert!(out[0].contains("refused: the firmware answered `moves e2e5` with error illegal move e2e5"), "{out:?}");
         assert_eq!(out[2], "bestmove 0000");
         assert_eq!(out.last().unwrap(), "bestmove e2e4 ponder e7e5");
         // After a failure the position is sent from scratch.

@@ -207,3 +207,100 @@ pub fn position_command(fen: Option<&str>, moves: &[String]) -> String {
 pub fn split_command(cmd: &str) -> Vec<String> {
     cmd.split_whitespace().map(String::from).collect()
 }
+
+/// An xboard (CECP) engine such as fairymax, asked for one move at a time:
+/// `new`, `force`, the game's moves, `sd DEPTH`, `go`, and its `move` back.
+pub struct XboardEngine {
+    pub label: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl XboardEngine {
+    pub fn start(cmd: &[String], label: &str) -> Result<XboardEngine> {
+        let (program, args) = cmd.split_first().ok_or("empty engine command")?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {label} `{}`: {e}", cmd.join(" ")))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = XboardEngine { label: label.to_string(), child, stdin, lines };
+        e.send("xboard")?;
+        e.send("protover 2")?;
+        let end = Instant::now() + Duration::from_secs(10);
+        loop {
+            let line = e.read_line(end.saturating_duration_since(Instant::now()))?;
+            if line.contains("done=1") {
+                break;
+            }
+        }
+        Ok(e)
+    }
+
+    fn send(&mut self, line: &str) -> Result {
+        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).map_err(|e| format!("{}: cannot write: {e}", self.label))
+    }
+
+    fn read_line(&mut self, timeout: Duration) -> Result<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => Ok(l),
+            Err(RecvTimeoutError::Timeout) => Err(format!("{}: no answer within {timeout:?}", self.label)),
+            Err(RecvTimeoutError::Disconnected) => Err(format!("{} exited", self.label)),
+        }
+    }
+
+    /// The engine's move (coordinate notation, or `resign`) after `moves`
+    /// from the initial position, searched to `depth`.
+    pub fn best_move(&mut self, moves: &[String], depth: u32, timeout: Duration) -> Result<String> {
+        self.send("new")?;
+        self.send("force")?;
+        for m in moves {
+            self.send(m)?;
+        }
+        self.send(&format!("sd {depth}"))?;
+        self.send("go")?;
+        let end = Instant::now() + timeout;
+        loop {
+            let line = self.read_line(end.saturating_duration_since(Instant::now()))?;
+            if let Some(m) = line.strip_prefix("move ") {
+                self.send("force")?;
+                return Ok(m.trim().to_string());
+            }
+            if line.starts_with("resign") || line.contains("resign") && !line.starts_with('#') {
+                self.send("force")?;
+                return Ok("resign".into());
+            }
+            if line.starts_with("Illegal move") || line.starts_with("Error") {
+                return Err(format!("{}: {line}", self.label));
+            }
+        }
+    }
+
+    pub fn quit(mut self) {
+        let _ = self.send("quit");
+    }
+}
+
+impl Drop for XboardEngine {
+    fn drop(&mut self) {
+        std::thread::sleep(Duration::from_millis(50));
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}

@@ -1,0 +1,353 @@
+//! `cargo xtask match`: the firmware (through `board-sim uci`) against a
+//! reference engine, alternating colours over a set of openings, every move
+//! checked and every game adjudicated by the rules (shakmaty); prints the
+//! score and the Elo difference with its 95% error.
+
+use super::uci_client::{position_command, UciEngine, XboardEngine};
+use crate::util::Result;
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Opponent {
+    /// /usr/games/stockfish (UCI) with `go nodes N` (or `go depth D`)
+    Stockfish,
+    /// /usr/games/fairymax (xboard) with `sd D`
+    Fairymax,
+}
+
+/// The reference engine, whatever it speaks.
+enum Reference {
+    Uci(UciEngine),
+    Xboard(XboardEngine),
+}
+
+impl Reference {
+    fn start(cmd: &[String], opponent: Opponent) -> Result<Reference> {
+        Ok(match opponent {
+            Opponent::Stockfish => Reference::Uci(UciEngine::start(cmd, "reference engine")?),
+            Opponent::Fairymax => Reference::Xboard(XboardEngine::start(cmd, "reference engine")?),
+        })
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Reference::Uci(e) => e.name.clone(),
+            Reference::Xboard(_) => "Fairy-Max".into(),
+        }
+    }
+
+    fn new_game(&mut self) -> Result {
+        match self {
+            Reference::Uci(e) => e.new_game(),
+            Reference::Xboard(_) => Ok(()),
+        }
+    }
+
+    /// Its move after `moves` from the initial position.
+    fn best_move(&mut self, moves: &[String], args: &Args) -> Result<String> {
+        let timeout = Duration::from_secs(60);
+        match self {
+            Reference::Uci(e) => {
+                let go = match args.opponent_depth {
+                    Some(d) => format!("go depth {d}"),
+                    None => format!("go nodes {}", args.nodes),
+                };
+                Ok(e.search(&position_command(None, moves), &go, timeout)?.best)
+            }
+            Reference::Xboard(e) => e.best_move(moves, args.opponent_depth.unwrap_or(4), timeout),
+        }
+    }
+
+    fn quit(self) {
+        match self {
+            Reference::Uci(e) => e.quit(),
+            Reference::Xboard(e) => e.quit(),
+        }
+    }
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Games to play (each opening twice, colours swapped; rounded up to even)
+    #[arg(long, default_value_t = 12)]
+    games: usize,
+    /// The firmware's time per move, in ms of emulated time
+    #[arg(long, default_value_t = 1000)]
+    movetime: u64,
+    /// The reference engine
+    #[arg(long, value_enum, default_value_t = Opponent::Stockfish)]
+    opponent: Opponent,
+    /// The reference engine's nodes per move (stockfish)
+    #[arg(long, default_value_t = 500)]
+    nodes: u64,
+    /// The reference engine's depth per move instead (fairymax: default 4)
+    #[arg(long)]
+    opponent_depth: Option<u32>,
+    /// Games are drawn after this many plies
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+    /// Any UCI engine command instead of the firmware (to test the plumbing)
+    #[arg(long)]
+    engine: Option<String>,
+    /// Firmware ELF for the bridge (default: build it)
+    #[arg(long)]
+    elf: Option<PathBuf>,
+    /// The opponent's command (default: /usr/games/stockfish or /usr/games/fairymax)
+    #[arg(long)]
+    opponent_cmd: Option<String>,
+}
+
+/// Short opening lines, each played once with each colour.
+pub const OPENINGS: &[(&str, &str)] = &[
+    ("Ruy Lopez", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"),
+    ("Queen's Gambit Declined", "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6"),
+    ("Sicilian Najdorf", "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6"),
+    ("King's Indian", "d2d4 g8f6 c2c4 g7g6 b1c3 f8g7 e2e4 d7d6"),
+    ("French", "e2e4 e7e6 d2d4 d7d5 b1c3 g8f6"),
+    ("Caro-Kann", "e2e4 c7c6 d2d4 d7d5 e4e5 c8f5"),
+    ("English", "c2c4 e7e5 b1c3 g8f6 g2g3 d7d5"),
+    ("Italian", "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 c2c3 g8f6"),
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Result3 {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// How a game ended, from the side of `engine` (the one under test).
+struct GameEnd {
+    result: Result3,
+    why: String,
+    plies: usize,
+}
+
+fn play_game(
+    test: &mut UciEngine,
+    reference: &mut Reference,
+    opening: &[String],
+    test_color: Color,
+    args: &Args,
+) -> std::result::Result<GameEnd, (Color, String, usize)> {
+    let mut pos = Chess::default();
+    let mut moves: Vec<String> = Vec::new();
+    for m in opening {
+        let uci: UciMove = m.parse().map_err(|_| (Color::White, format!("bad opening move {m}"), 0))?;
+        let mv = uci.to_move(&pos).map_err(|_| (Color::White, format!("illegal opening move {m}"), 0))?;
+        pos.play_unchecked(mv);
+        moves.push(m.clone());
+    }
+    test.new_game().map_err(|err| (test_color, err, 0))?;
+    reference.new_game().map_err(|err| (!test_color, err, 0))?;
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    let timeout_test = Duration::from_millis(60_000 + args.movetime * 20);
+    let end = |winner: Option<Color>, why: &str, plies: usize| GameEnd {
+        result: match winner {
+            None => Result3::Draw,
+            Some(c) if c == test_color => Result3::Win,
+            Some(_) => Result3::Loss,
+        },
+        why: why.to_string(),
+        plies,
+    };
+    loop {
+        let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+        let key: String = fen.split(' ').take(4).collect::<Vec<_>>().join(" ");
+        let reps = seen.entry(key).or_insert(0);
+        *reps += 1;
+        if pos.is_checkmate() {
+            return Ok(end(Some(!pos.turn()), "checkmate", moves.len()));
+        }
+        if pos.is_stalemate() {
+            return Ok(end(None, "stalemate", moves.len()));
+        }
+        if pos.is_insufficient_material() {
+            return Ok(end(None, "insufficient material", moves.len()));
+        }
+        if pos.halfmoves() >= 100 {
+            return Ok(end(None, "fifty-move rule", moves.len()));
+        }
+        if *reps >= 3 {
+            return Ok(end(None, "threefold repetition", moves.len()));
+        }
+        if moves.len() >= args.max_plies {
+            return Ok(end(None, &format!("ply limit at {fen}"), moves.len()));
+        }
+        let mover = pos.turn();
+        let searched = if mover == test_color {
+            let position = position_command(None, &moves);
+            test.search(&position, &format!("go movetime {}", args.movetime), timeout_test).map(|r| r.best)
+        } else {
+            reference.best_move(&moves, args)
+        };
+        let best = searched.map_err(|e| (mover, e, moves.len()))?;
+        if best == "resign" {
+            return Ok(end(Some(!mover), "resignation", moves.len()));
+        }
+        let mv = best
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(&pos).ok())
+            .ok_or_else(|| (mover, format!("illegal move `{best}` in {fen}"), moves.len()))?;
+        moves.push(mv.to_uci(CastlingMode::Standard).to_string());
+        pos.play_unchecked(mv);
+    }
+}
+
+/// Elo difference for a score fraction.
+fn elo(score: f64) -> f64 {
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+/// The match result in Elo.
+#[derive(Clone, Copy, Debug)]
+pub struct EloStats {
+    /// Score fraction of the engine under test.
+    pub score: f64,
+    pub elo: f64,
+    /// Half-width of the 95% interval (infinite when it is unbounded).
+    pub error: f64,
+    /// The 95% interval: the Elo of score -/+ 1.96 standard errors.
+    pub low: f64,
+    pub high: f64,
+}
+
+/// Elo difference from a score, with the 95% interval from the per-game
+/// standard error of the score.
+pub fn elo_stats(wins: usize, draws: usize, losses: usize) -> EloStats {
+    let n = (wins + draws + losses) as f64;
+    if n == 0.0 {
+        return EloStats { score: 0.5, elo: 0.0, error: f64::INFINITY, low: f64::NEG_INFINITY, high: f64::INFINITY };
+    }
+    let s = (wins as f64 + draws as f64 / 2.0) / n;
+    let var = (wins as f64 * (1.0 - s).powi(2) + draws as f64 * (0.5 - s).powi(2) + losses as f64 * s.powi(2)) / n;
+    let se = (var / n).sqrt();
+    let elo_of = |x: f64| {
+        if x <= 0.0 {
+            f64::NEG_INFINITY
+        } else if x >= 1.0 {
+            f64::INFINITY
+        } else {
+            elo(x)
+        }
+    };
+    let (low, high) = (elo_of(s - 1.96 * se), elo_of(s + 1.96 * se));
+    let error = if low.is_finite() && high.is_finite() { (high - low) / 2.0 } else { f64::INFINITY };
+    EloStats { score: s, elo: elo_of(s), error, low, high }
+}
+
+pub fn run(args: Args) -> Result {
+    let test_cmd = super::engine_under_test(args.engine.as_deref(), args.elf.clone())?;
+    let ref_cmd = match (&args.opponent_cmd, args.opponent) {
+        (Some(c), _) => super::uci_client::split_command(c),
+        (None, Opponent::Stockfish) => vec!["/usr/games/stockfish".to_string()],
+        (None, Opponent::Fairymax) => vec!["/usr/games/fairymax".to_string()],
+    };
+    let limit = match (args.opponent, args.opponent_depth) {
+        (Opponent::Fairymax, d) => format!("sd {}", d.unwrap_or(4)),
+        (Opponent::Stockfish, Some(d)) => format!("go depth {d}"),
+        (Opponent::Stockfish, None) => format!("go nodes {}", args.nodes),
+    };
+    let games = args.games.div_ceil(2) * 2;
+    println!(
+        "== match: {games} games, {} (go movetime {}) vs {} ({limit})",
+        test_cmd.join(" "),
+        args.movetime,
+        ref_cmd.join(" "),
+    );
+    let started = Instant::now();
+    let mut test = UciEngine::start(&test_cmd, "engine under test")?;
+    let mut reference = Reference::start(&ref_cmd, args.opponent)?;
+    let (test_name, ref_name) = (test.name.clone(), reference.name());
+    let (mut w, mut d, mut l) = (0, 0, 0);
+    let mut errors = Vec::new();
+    for g in 0..games {
+        let (name, line) = OPENINGS[(g / 2) % OPENINGS.len()];
+        let opening: Vec<String> = line.split_whitespace().map(String::from).collect();
+        let color = if g % 2 == 0 { Color::White } else { Color::Black };
+        let (result, why, plies) = match play_game(&mut test, &mut reference, &opening, color, &args) {
+            Ok(e) => (e.result, e.why, e.plies),
+            Err((culprit, e, plies)) => {
+                let culprit_is_test = culprit == color;
+                errors.push(format!("game {}: {}: {e}", g + 1, if culprit_is_test { "engine under test" } else { "reference" }));
+                // Whoever failed loses; start it afresh.
+                if culprit_is_test {
+                    test = UciEngine::start(&test_cmd, "engine under test")?;
+                    (Result3::Loss, format!("engine under test failed: {}", e.lines().next().unwrap_or("")), plies)
+                } else {
+                    reference = Reference::start(&ref_cmd, args.opponent)?;
+                    (Result3::Win, format!("reference failed: {}", e.lines().next().unwrap_or("")), plies)
+                }
+            }
+        };
+        match result {
+            Result3::Win => w += 1,
+            Result3::Draw => d += 1,
+            Result3::Loss => l += 1,
+        }
+        let score = match (result, color) {
+            (Result3::Draw, _) => "1/2-1/2",
+            (Result3::Win, Color::White) | (Result3::Loss, Color::Black) => "1-0",
+            _ => "0-1",
+        };
+        println!(
+            "game {:>3}/{games}: {:<24} {} {:<7} {why}, {plies} plies   (+{w} ={d} -{l})",
+            g + 1,
+            name,
+            if color == Color::White { "test=white" } else { "test=black" },
+            score
+        );
+    }
+    test.quit();
+    reference.quit();
+    let st = elo_stats(w, d, l);
+    println!("time: {:.1} s", started.elapsed().as_secs_f64());
+    println!("Score of {test_name} vs {ref_name} ({limit}): +{w} ={d} -{l} [{:.3}] {games} games", st.score);
+    println!("Elo difference: {:+.1} +/- {:.1} (95% interval {:.1} to {:.1})", st.elo, st.error, st.low, st.high);
+    if !errors.is_empty() {
+        println!("engine failures (scored as losses for the failing side):\n  {}", errors.join("\n  "));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_from_scores() {
+        let st = elo_stats(5, 0, 5);
+        assert_eq!(st.score, 0.5);
+        assert!(st.elo.abs() < 1e-9);
+        assert!(st.error > 100.0 && st.error < 400.0, "{st:?}");
+        assert!((st.low + st.high).abs() < 1e-6, "symmetric at 50%: {st:?}");
+        let st = elo_stats(3, 0, 1);
+        assert_eq!(st.score, 0.75);
+        assert!((st.elo - 190.85).abs() < 0.1, "{st:?}");
+        let st = elo_stats(0, 2, 8);
+        assert!(st.elo < -200.0);
+        // A whitewash: no finite estimate.
+        let st = elo_stats(0, 0, 10);
+        assert!(st.elo.is_infinite() && st.elo < 0.0);
+        // Many games: about +/- 2.8 * 400 / ln(10) / sqrt(4n) near 50%.
+        let st = elo_stats(400, 200, 400);
+        assert!((st.error - 19.0).abs() < 3.0, "{st:?}");
+    }
+
+    #[test]
+    fn openings_are_legal() {
+        for (name, line) in OPENINGS {
+            let mut pos = Chess::default();
+            for m in line.split_whitespace() {
+                let mv = m.parse::<UciMove>().unwrap().to_move(&pos).unwrap_or_else(|_| panic!("{name}: {m}"));
+                pos.play_unchecked(mv);
+            }
+        }
+    }
+}
