@@ -18,7 +18,7 @@
 use crate::util::{root, Result};
 use clap::Subcommand;
 use shakmaty::fen::Fen;
-use shakmaty::san::{San, SanError};
+use shakmaty::san::{San, SanError, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -190,7 +190,7 @@ fn parse_line(tree: &mut Tree, name: &str, lineno: usize, raw: &str) -> Result {
                 Some(c) => c,
                 None => {
                     let id = tree.nodes.len();
-                    let san = San::from_move(&pos, m).to_string();
+                    let san = SanPlus::from_move(pos.clone(), m).to_string();
                     tree.nodes.push(Node { mv, san, weight: None, line: lineno, children: vec![] });
                     tree.nodes[cur].children.push(id);
                     id
@@ -649,10 +649,11 @@ fn check(depth: u32, tolerance: i32, jobs: usize, stockfish: &Path) -> Result {
                     }
                     rows.insert((fen, m), row);
                 }
-                Err(e) => {
-                    eprintln!("check: {e}");
-                    first_err.get_or_insert(e);
-                }
+                Err(e) => match first_err {
+                    // The first error ends the run; report any others here.
+                    Some(_) => eprintln!("check: {e}"),
+                    None => first_err = Some(e),
+                },
             }
         }
         for h in handles {
@@ -702,7 +703,7 @@ fn best_san(fen: &str, uci: &str) -> String {
     let pos: Option<Chess> = fen.parse::<Fen>().ok().and_then(|f| f.into_position(shakmaty::CastlingMode::Standard).ok());
     let m = pos.as_ref().and_then(|p| UciMove::from_ascii(uci.as_bytes()).ok()?.to_move(p).ok());
     match (pos, m) {
-        (Some(p), Some(m)) => San::from_move(&p, m).to_string(),
+        (Some(p), Some(m)) => SanPlus::from_move(p, m).to_string(),
         _ => uci.to_string(),
     }
 }
