@@ -6,9 +6,14 @@
 #![cfg_attr(not(test), no_std)]
 #![cfg_attr(target_arch = "avr", feature(asm_experimental_arch))]
 
+pub mod app;
 pub mod board;
+pub mod book;
 pub mod chess;
+pub mod engine;
+pub mod game;
 pub mod progmem;
+pub mod protocol;
 pub mod display;
 pub mod glyphs;
 pub mod keys;
@@ -16,3 +21,4 @@ pub mod line;
 pub mod ring;
 pub mod savegame;
 pub mod tones;
+pub mod ui;

@@ -1,25 +1,32 @@
-//! The AVR image: boots the board and runs the fast task and background loop.
+//! The AVR image: boots the board, shows the splash, then runs the chess
+//! computer (`firmware::app`) in the background loop.
 //!
 //! avr-libc's start-up code (linked by avr-gcc) sets the stack pointer to
 //! RAMEND, copies `.data` from flash and clears `.bss` before `main` runs.
 //!
-//! The background loop below is a placeholder for the real UI: it shows the
-//! last key on line 2 and echoes serial lines back.
+//! CP1's task structure: the 25 ms fast task (Timer0 interrupt) samples the
+//! keys, steps the buzzer and counts the clock; the background loop here
+//! runs the UI and the engine. All big state is static (no large stack
+//! locals): the game as `GAME` (with the symbol `CHESS_POSITION` at its
+//! `Position`, where the debugger's chessboard panel finds the 0x88 board)
+//! and the rest of the application as `APP`.
 #![no_std]
 #![no_main]
 #![feature(abi_avr_interrupt)]
 #![feature(asm_experimental_arch)]
 
-// The hardware layer's API is wider than this placeholder background uses.
+// The hardware layer's API is wider than the application uses.
 #[allow(dead_code)]
 mod hw;
 
 use avr_device::atmega644 as pac;
+use core::mem::MaybeUninit;
+use core::ptr::addr_of_mut;
+use firmware::app::{App, Platform};
 use firmware::display::Display;
 use firmware::flash_str;
-use firmware::keys::{key_name, key_name_len, KeyEvent, KeyKind};
-use firmware::line::{LineAssembler, LineError};
-use firmware::progmem::Table;
+use firmware::game::Game;
+use firmware::keys::KeyEvent;
 use firmware::savegame::SaveError;
 use firmware::tones::Sound;
 use hw::{buttons, buzzer, fast_task, serial};
@@ -27,25 +34,134 @@ use hw::{buttons, buzzer, fast_task, serial};
 /// How long the splash screen stays up, in fast-task ticks.
 const SPLASH_TICKS: u32 = 2_000 / firmware::board::FAST_TASK_MS;
 
+/// The game. Zero-initialised (`.bss`), set up at boot.
+static mut GAME: Game = Game::zeroed();
+
+// The debugger's chessboard panel reads the `Position` at the symbol
+// `CHESS_POSITION` (its first 128 bytes are the 0x88 board): the address
+// of `GAME.pos`.
+core::arch::global_asm!(
+    ".globl CHESS_POSITION",
+    ".type CHESS_POSITION, @object",
+    ".set CHESS_POSITION, {game} + {offset}",
+    ".size CHESS_POSITION, {size}",
+    game = sym GAME,
+    offset = const core::mem::offset_of!(Game, pos),
+    size = const core::mem::size_of::<firmware::chess::Position>(),
+);
+
+/// UI, engine, frame buffer, serial line assembler; set up at boot.
+static mut APP: MaybeUninit<App> = MaybeUninit::uninit();
+
+/// The board as the application sees it.
+struct Board {
+    lcd: hw::lcd::Lcd,
+    cursor: Option<(u8, u8)>,
+    seed: u16,
+}
+
+impl Platform for Board {
+    fn now_ms(&mut self) -> u32 {
+        fast_task::ticks().wrapping_mul(firmware::board::FAST_TASK_MS)
+    }
+
+    fn key(&mut self) -> Option<KeyEvent> {
+        let ev = buttons::next_event()?;
+        buzzer::play(Sound::KeyClick);
+        Some(ev)
+    }
+
+    fn rx(&mut self) -> Option<u8> {
+        serial::read_byte()
+    }
+
+    fn tx(&mut self, b: u8) {
+        serial::write_byte(b);
+    }
+
+    fn sound(&mut self, s: Sound) {
+        buzzer::play(s);
+    }
+
+    fn show(&mut self, d: &mut Display, cursor: Option<(u8, u8)>) {
+        if cursor != self.cursor {
+            self.cursor = cursor;
+            self.lcd.set_cursor(cursor);
+        }
+        self.lcd.flush(d);
+    }
+
+    fn save(&mut self, payload: &[u8]) -> Result<(), SaveError> {
+        hw::eeprom::save(payload)
+    }
+
+    fn load(&mut self, buf: &mut [u8]) -> Result<usize, SaveError> {
+        hw::eeprom::load(buf)
+    }
+
+    fn random(&mut self) -> u16 {
+        // A 16-bit Galois LFSR stirred with the clock: the user's timing is
+        // the entropy.
+        let mut s = self.seed ^ fast_task::ticks() as u16;
+        for _ in 0..3 {
+            s = (s >> 1) ^ (0u16.wrapping_sub(s & 1) & 0xB400);
+        }
+        if s == 0 {
+            s = 0xACE1;
+        }
+        self.seed = s;
+        s
+    }
+
+    fn idle(&mut self) {
+        hw::sleep_unless(|| buttons::pending() || serial::rx_pending());
+    }
+}
+
 #[avr_device::entry]
 fn main() -> ! {
+    let mut board = boot();
+    // SAFETY: `boot` initialised both statics; only the background loop
+    // (never an interrupt handler) uses them, through these references.
+    let game = unsafe { &mut *addr_of_mut!(GAME) };
+    let app = unsafe { &mut *(addr_of_mut!(APP) as *mut App) };
+    app.start(game, &mut board);
+    loop {
+        app.step(game, &mut board);
+        board.idle();
+    }
+}
+
+/// Hardware and statics set-up and the splash screen. Not inlined, so its
+/// temporaries do not stay on the stack under the engine's recursion.
+#[inline(never)]
+fn boot() -> Board {
     // `take` only fails if called twice; there is nothing sensible to do then.
     let Some(dp) = pac::Peripherals::take() else { hw::halt() };
     hw::pins::init(&dp);
     buzzer::init(&dp);
     // The LCD's power-on wait and init (~60 ms) run before anything else.
-    let mut lcd = hw::lcd::Lcd::init();
+    let lcd = hw::lcd::Lcd::init();
     serial::init(&dp);
     fast_task::start(&dp);
     // SAFETY: everything the interrupt handlers touch is initialised above.
     unsafe { avr_device::interrupt::enable() };
 
-    let mut disp = Display::new();
-    disp.put_flash_centred(0, flash_str!(b"Chess Prodigy"));
-    disp.put_flash_centred(1, flash_str!(b"v2.0  Rust"));
-    lcd.flush(&mut disp);
+    // SAFETY: the statics are not in use yet.
+    let game = unsafe { &mut *addr_of_mut!(GAME) };
+    let app = unsafe {
+        let p = addr_of_mut!(APP) as *mut App;
+        App::init_in_place(p);
+        &mut *p
+    };
+    let mut board = Board { lcd, cursor: None, seed: 0xACE1 };
+
+    app.disp.put_flash_centred(0, flash_str!(b"Chess Prodigy"));
+    app.disp.put_flash_centred(1, flash_str!(b"v2.0  Rust"));
+    board.lcd.flush(&mut app.disp);
     buzzer::play(Sound::MoveMade);
-    serial::write_flash(flash_str!(b"Chess Prodigy v2.0 Rust\r\n"));
+    serial::write_flash(flash_str!(b"Chess Prodigy v2.0 Rust\n"));
+    game.init();
 
     let start = fast_task::ticks();
     while fast_task::ticks().wrapping_sub(start) < SPLASH_TICKS {
@@ -53,85 +169,7 @@ fn main() -> ! {
     }
     // Presses made while the splash was up are not meant for what follows.
     buttons::discard();
-    disp.clear_row(1);
-    disp.put_flash(flash_str!(b"Key: -"));
-    lcd.flush(&mut disp);
-
-    let mut line = LineAssembler::new();
-    loop {
-        while let Some(ev) = buttons::next_event() {
-            show_key(&mut disp, ev);
-            buzzer::play(Sound::KeyClick);
-        }
-        while let Some(b) = serial::read_byte() {
-            match line.push(b) {
-                None => {}
-                Some(Ok(text)) => serial_line(text),
-                Some(Err(LineError::TooLong)) => serial::write_flash(flash_str!(b"error: line too long\r\n")),
-                Some(Err(LineError::Garbage)) => serial::write_flash(flash_str!(b"error: bad characters\r\n")),
-            }
-        }
-        lcd.flush(&mut disp);
-        hw::sleep_unless(|| buttons::pending() || serial::rx_pending());
-    }
-}
-
-/// Echoes a serial line. Two bench commands exercise the EEPROM driver:
-/// `!save TEXT` stores TEXT as the save record, `!load` prints it back.
-fn serial_line(text: &[u8]) {
-    if let Some(payload) = strip_prefix(text, flash_str!(b"!save ")) {
-        match hw::eeprom::save(payload) {
-            Ok(()) => serial::write_flash(flash_str!(b"saved\r\n")),
-            Err(e) => save_error(e),
-        }
-    } else if strip_prefix(text, flash_str!(b"!load")).is_some_and(|rest| rest.is_empty()) {
-        let mut buf = [0u8; firmware::line::MAX_LINE];
-        match hw::eeprom::load(&mut buf) {
-            Ok(n) => {
-                serial::write_flash(flash_str!(b"loaded "));
-                serial::write_bytes(&buf[..n]);
-                serial::write_flash(flash_str!(b"\r\n"));
-            }
-            Err(e) => save_error(e),
-        }
-    } else {
-        serial::write_flash(flash_str!(b"echo "));
-        serial::write_bytes(text);
-        serial::write_flash(flash_str!(b"\r\n"));
-    }
-}
-
-fn save_error(e: SaveError) {
-    serial::write_flash(flash_str!(b"error: "));
-    match e {
-        SaveError::Blank => serial::write_flash(flash_str!(b"blank")),
-        SaveError::BadMagic => serial::write_flash(flash_str!(b"bad magic")),
-        SaveError::BadVersion => serial::write_flash(flash_str!(b"bad version")),
-        SaveError::BadLength => serial::write_flash(flash_str!(b"bad length")),
-        SaveError::BadChecksum => serial::write_flash(flash_str!(b"bad checksum")),
-    }
-    serial::write_flash(flash_str!(b"\r\n"));
-}
-
-/// `text` without the flash string `prefix`, if it starts with it.
-fn strip_prefix<'a, const N: usize>(text: &'a [u8], prefix: &Table<u8, N>) -> Option<&'a [u8]> {
-    if text.len() < N || (0..N).any(|i| text[i] != prefix.get(i)) {
-        return None;
-    }
-    Some(&text[N..])
-}
-
-/// Line 2: "Key: ENTER", with " long" or " rep" for those kinds.
-fn show_key(disp: &mut Display, ev: KeyEvent) {
-    disp.set_cursor(1, 0);
-    disp.put_flash(flash_str!(b"Key: "));
-    disp.put_bytes(&key_name(ev.key)[..key_name_len(ev.key)]);
-    match ev.kind {
-        KeyKind::Press => {}
-        KeyKind::Repeat => disp.put_flash(flash_str!(b" rep")),
-        KeyKind::Long => disp.put_flash(flash_str!(b" long")),
-    }
-    disp.pad_row();
+    board
 }
 
 #[panic_handler]

@@ -24,6 +24,18 @@ pub struct Undo {
     hash: u32,
 }
 
+impl Undo {
+    /// A placeholder (e.g. to initialise per-ply arrays); never unmake with it.
+    pub const EMPTY: Undo = Undo {
+        moved: EMPTY,
+        captured: EMPTY,
+        captured_slot: 0,
+        ep: NO_SQUARE,
+        halfmove: 0,
+        hash: 0,
+    };
+}
+
 /// Flag in `Undo::captured_slot`: the move advanced the fullmove number
 /// (which saturates, so unmake cannot simply decrement).
 const FULLMOVE_BUMPED: u8 = 0x80;

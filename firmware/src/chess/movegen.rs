@@ -83,6 +83,12 @@ impl MoveGen {
         }
     }
 
+    /// The pseudo-legal moves of the man in piece-list slot `slot` only
+    /// (for the king, slot 0, castling too). For staged move picking.
+    pub const fn for_slot(slot: u8) -> MoveGen {
+        MoveGen::single(slot)
+    }
+
     /// The moves of the man in piece-list slot `slot` (for the king, castling too).
     const fn single(slot: u8) -> MoveGen {
         MoveGen {

@@ -1,7 +1,11 @@
 //! Zobrist keys (32-bit) for the incremental position hash.
 //!
 //! The keys are produced at compile time by a fixed SplitMix64 stream, so the
-//! tables are reproducible and live in flash (about 3.1 KB).
+//! tables are reproducible and live in flash (about 0.4 KB). A piece key is
+//! composed from a per-piece and a per-square key: the square key rotated by
+//! the piece code, XORed with the piece key. That is 304 bytes of tables
+//! instead of 3 KB for all 768 keys, the flash the firmware's UI needs; the
+//! rotation keeps the keys of one square for different pieces unrelated.
 
 use super::square::{to_index64, Square};
 
@@ -49,8 +53,10 @@ const fn castle_keys() -> [u32; 16] {
 }
 
 crate::progmem! {
-    /// Indexed by `(piece code - 1) * 64 + square index`.
-    static PIECE_KEYS: [u32; 768] = keys(0x0C_E5_50_00_00_00_00_01);
+    /// Indexed by the square index 0..=63.
+    static SQUARE_KEYS: [u32; 64] = keys(0x0C_E5_50_00_00_00_00_01);
+    /// Indexed by `piece code - 1`.
+    static PIECE_KINDS: [u32; 12] = keys(0x0C_E5_50_00_00_00_00_02);
     /// Indexed by the castling-rights mask.
     static CASTLE_KEYS: [u32; 16] = castle_keys();
     /// Indexed by the file of a capturable en-passant target.
@@ -60,11 +66,12 @@ crate::progmem! {
 /// XORed in when black is to move.
 pub const SIDE_KEY: u32 = 0x5BD1_E995;
 
-/// Key of piece code `code` (1..=12, flags ignored) on `sq`.
-#[inline(always)]
+/// Key of piece code `code` (1..=12, flags ignored) on `sq`. Not inlined:
+/// the rotation would cost flash at each of make_move's call sites.
+#[inline(never)]
 pub fn piece_key(code: u8, sq: Square) -> u32 {
-    let c = (code & 0x0F) as usize;
-    PIECE_KEYS.get((c.wrapping_sub(1) & 15) * 64 + to_index64(sq) as usize)
+    let c = (code & 0x0F).wrapping_sub(1) & 15;
+    SQUARE_KEYS.get(to_index64(sq) as usize).rotate_left(c as u32 * 2 + 1) ^ PIECE_KINDS.get(c as usize)
 }
 
 /// Key of a castling-rights mask (0..=15).
@@ -86,7 +93,11 @@ mod tests {
     #[test]
     fn keys_are_distinct_and_nonzero() {
         let mut all: [u32; 768 + 8] = [0; 776];
-        all[..768].copy_from_slice(PIECE_KEYS.as_slice());
+        for code in 1..=12u8 {
+            for i in 0..64u8 {
+                all[(code as usize - 1) * 64 + i as usize] = piece_key(code, super::super::square::from_index64(i));
+            }
+        }
         all[768..].copy_from_slice(EP_KEYS.as_slice());
         all.sort_unstable();
         assert!(all[0] != 0);

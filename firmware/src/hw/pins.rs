@@ -32,7 +32,29 @@ const fn pull_ups(port: Port) -> u8 {
     m
 }
 
+/// Turns the JTAG interface off. On a chip with the JTAGEN fuse set (the
+/// factory default) JTAG owns PC2..PC5 (TCK, TMS, TDO, TDI), which are the
+/// LCD's E, backlight, D4 and D5 here. MCUCR.JTD must be written twice
+/// within four cycles: two back-to-back `out`s. The emulator does not model
+/// JTAG; this is for real hardware.
+#[inline(always)]
+fn disable_jtag() {
+    // SAFETY: MCUCR (I/O 0x35) bit 7 is JTD; the other bits (pull-up
+    // disable, interrupt vector select) are kept as they are.
+    unsafe {
+        core::arch::asm!(
+            "in {t}, 0x35",
+            "ori {t}, 0x80",
+            "out 0x35, {t}",
+            "out 0x35, {t}",
+            t = out(reg_upper) _,
+            options(nostack)
+        )
+    };
+}
+
 pub fn init(dp: &Peripherals) {
+    disable_jtag();
     // SAFETY (all writes): any bit pattern is a valid DDR/PORT value.
     dp.PORTA.ddra().write(|w| unsafe { w.bits(outputs(Port::A)) });
     dp.PORTA.porta().write(|w| unsafe { w.bits(pull_ups(Port::A)) });

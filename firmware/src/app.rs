@@ -1,0 +1,449 @@
+//! The chess computer's background loop, target-neutral: it connects the
+//! [`Ui`] state machine, the [`Game`], the engine and the serial
+//! [`protocol`](crate::protocol) to a [`Platform`] (the AVR board in
+//! `main.rs`, a simulated one in the host tests).
+//!
+//! CP1's architecture: the 25 ms fast task does the I/O (keys, buzzer,
+//! clock), the background loop runs the engine. A search blocks the loop;
+//! meanwhile its [`SearchHost`] polls the keys (MENU or ENTER = move now,
+//! move entry while pondering), the serial line (`stop`, `ponderhit`,
+//! `ping`) and the clock, and refreshes the LCD at most every
+//! [`REFRESH_MS`].
+
+use crate::chess::Move;
+use crate::display::Display;
+use crate::engine::{Engine, SearchHost, SearchInfo, SearchLimits, SearchResult};
+use crate::game::{Game, LEVEL_TOURNAMENT, SAVE_MAX};
+use crate::keys::KeyEvent;
+use crate::line::LineAssembler;
+use crate::protocol::{self, Deferred, Tx};
+use crate::savegame::SaveError;
+use crate::tones::Sound;
+use crate::ui::{Busy, Job, LoadResult, Out, Request, Ui};
+
+/// LCD refresh period while the engine thinks.
+pub const REFRESH_MS: u32 = 250;
+/// Thinking time of a hint in a tournament game (the user's clock runs).
+pub const TOURNAMENT_HINT_MS: u32 = 5_000;
+
+/// What the background loop needs from the board.
+pub trait Platform {
+    /// Milliseconds since boot (wrapping).
+    fn now_ms(&mut self) -> u32;
+    /// The next key event.
+    fn key(&mut self) -> Option<KeyEvent>;
+    /// The next received serial byte.
+    fn rx(&mut self) -> Option<u8>;
+    /// Sends a serial byte.
+    fn tx(&mut self, b: u8);
+    fn sound(&mut self, s: Sound);
+    /// Shows the frame buffer (sending only what changed) and the cursor.
+    fn show(&mut self, d: &mut Display, cursor: Option<(u8, u8)>);
+    /// Writes the save record's payload to the EEPROM.
+    fn save(&mut self, payload: &[u8]) -> Result<(), SaveError>;
+    /// Reads the save record's payload into `buf`; returns its length.
+    fn load(&mut self, buf: &mut [u8]) -> Result<usize, SaveError>;
+    /// A random number (for the opening book).
+    fn random(&mut self) -> u16;
+    /// Waits for something to do (keys, serial, the next tick).
+    fn idle(&mut self) {}
+}
+
+/// Everything of the background loop but the game (which is the
+/// `CHESS_POSITION` static on the AVR).
+pub struct App {
+    pub ui: Ui,
+    pub engine: Engine,
+    pub disp: Display,
+    pub line: LineAssembler,
+}
+
+/// How a search ended.
+struct Outcome {
+    result: SearchResult,
+    hit: bool,
+    pending: Option<KeyEvent>,
+}
+
+impl App {
+    pub const fn new() -> App {
+        App { ui: Ui::new(), engine: Engine::new(), disp: Display::new(), line: LineAssembler::new() }
+    }
+
+    /// Initialises an `App` in place, field by field, so no 1.7 KB
+    /// temporary (or initial value in flash) is needed.
+    ///
+    /// # Safety
+    /// `p` must be valid for writes of an `App`.
+    pub unsafe fn init_in_place(p: *mut App) {
+        core::ptr::addr_of_mut!((*p).ui).write(Ui::new());
+        init_engine(core::ptr::addr_of_mut!((*p).engine));
+        core::ptr::addr_of_mut!((*p).disp).write(Display::new());
+        core::ptr::addr_of_mut!((*p).line).write(LineAssembler::new());
+    }
+
+    /// Shows the game screen (after the splash).
+    pub fn start<P: Platform>(&mut self, game: &mut Game, p: &mut P) {
+        let now = p.now_ms();
+        self.ui.reset(game);
+        self.ui.start_turn(now);
+        self.render(game, p);
+    }
+
+    /// One pass of the background loop: keys, serial, clock, engine jobs,
+    /// display.
+    #[inline(never)]
+    pub fn step<P: Platform>(&mut self, game: &mut Game, p: &mut P) {
+        while let Some(ev) = p.key() {
+            self.key(game, p, ev);
+        }
+        while let Some(b) = p.rx() {
+            let deferred = match self.line.push(b) {
+                None => None,
+                Some(Ok(text)) => protocol::execute(text, game, &mut self.ui, p),
+                Some(Err(e)) => {
+                    protocol::line_error(p, e);
+                    None
+                }
+            };
+            if let Some(d) = deferred {
+                self.deferred(d, game, p);
+            }
+        }
+        let now = p.now_ms();
+        self.ui.tick(now);
+        if let Some(job) = self.ui.job(game) {
+            self.run_job(job, game, p);
+        }
+        self.render(game, p);
+    }
+
+    #[inline(never)]
+    fn render<P: Platform>(&mut self, game: &Game, p: &mut P) {
+        self.ui.draw(Some(game), &mut self.disp);
+        p.show(&mut self.disp, self.ui.cursor(Some(game)));
+    }
+
+    #[inline(never)]
+    fn out<P: Platform>(&mut self, game: &mut Game, p: &mut P, out: Out) {
+        if let Some(s) = out.sound {
+            p.sound(s);
+        }
+        match out.req {
+            Request::Save => {
+                let o = self.save(game, p);
+                self.out(game, p, o);
+            }
+            Request::Load => {
+                let o = self.load(game, p);
+                self.out(game, p, o);
+            }
+            _ => {}
+        }
+    }
+
+    #[inline(never)]
+    fn save<P: Platform>(&mut self, game: &mut Game, p: &mut P) -> Out {
+        let mut buf = [0u8; SAVE_MAX];
+        let n = game.encode(&mut buf);
+        let r = p.save(&buf[..n]);
+        self.ui.saved(r)
+    }
+
+    #[inline(never)]
+    fn load<P: Platform>(&mut self, game: &mut Game, p: &mut P) -> Out {
+        let mut buf = [0u8; SAVE_MAX];
+        let r = match p.load(&mut buf) {
+            Err(e) => LoadResult::Record(e),
+            Ok(n) => match game.decode(&buf[..n]) {
+                Ok(()) => LoadResult::Ok,
+                Err(_) => LoadResult::Contents,
+            },
+        };
+        if r == LoadResult::Ok {
+            self.engine.clear();
+            self.ui.start_turn(p.now_ms());
+        }
+        self.ui.loaded(r, game)
+    }
+
+    /// A key while idle.
+    #[inline(never)]
+    pub fn key<P: Platform>(&mut self, game: &mut Game, p: &mut P, ev: KeyEvent) {
+        let now = p.now_ms();
+        let out = self.ui.key(ev, now, Some(game));
+        self.out(game, p, out);
+        self.render(game, p);
+    }
+
+    #[inline(never)]
+    fn run_job<P: Platform>(&mut self, job: Job, game: &mut Game, p: &mut P) {
+        match job {
+            Job::Hint => {
+                let mut limits = game.limits();
+                if game.level == LEVEL_TOURNAMENT {
+                    limits = SearchLimits::movetime(TOURNAMENT_HINT_MS);
+                }
+                self.ui.start_think(Busy::Hint, p.now_ms());
+                self.render(game, p);
+                let o = self.search(game, p, &limits, false);
+                self.ui.hint_found(o.result.best);
+                self.resume(game, p, o.pending);
+            }
+            Job::Play => {
+                let random = p.random();
+                if let Some(m) = game.book_move(random) {
+                    let out = self.ui.computer_moved(game, m, true, p.now_ms());
+                    self.out(game, p, out);
+                    self.render(game, p);
+                    return;
+                }
+                self.ui.start_think(Busy::Play, p.now_ms());
+                self.render(game, p);
+                let limits = game.limits();
+                let mut o = self.search(game, p, &limits, false);
+                loop {
+                    let out = self.ui.computer_moved(game, o.result.best, false, p.now_ms());
+                    self.out(game, p, out);
+                    self.render(game, p);
+                    if o.pending.is_some() {
+                        self.resume(game, p, o.pending);
+                        return;
+                    }
+                    let guess = o.result.ponder;
+                    if !game.guess || guess.is_none() || game.status().is_over() || !is_legal(game, guess) {
+                        return;
+                    }
+                    // Guess: think on the user's time about the expected reply.
+                    game.play(guess);
+                    self.ui.start_ponder(guess);
+                    let mut limits = game.limits();
+                    limits.ponder = true;
+                    o = self.search(game, p, &limits, false);
+                    if !o.hit {
+                        game.take_back();
+                        self.ui.ponder_ended();
+                        self.render(game, p);
+                        self.resume(game, p, o.pending);
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Delivers the key that interrupted a search.
+    #[inline(never)]
+    fn resume<P: Platform>(&mut self, game: &mut Game, p: &mut P, pending: Option<KeyEvent>) {
+        if let Some(ev) = pending {
+            self.key(game, p, ev);
+        } else {
+            self.render(game, p);
+        }
+    }
+
+    #[inline(never)]
+    fn deferred<P: Platform>(&mut self, d: Deferred, game: &mut Game, p: &mut P) {
+        match d {
+            Deferred::Go(limits) => {
+                self.ui.start_think(Busy::Remote, p.now_ms());
+                self.render(game, p);
+                let o = self.search(game, p, &limits, true);
+                protocol::bestmove(p, &o.result);
+                self.ui.remote_done();
+                self.resume(game, p, o.pending);
+            }
+            Deferred::Bench(depth) => {
+                self.ui.start_think(Busy::Remote, p.now_ms());
+                self.render(game, p);
+                let mut nodes = 0u32;
+                let mut ms = 0u32;
+                let mut pending = None;
+                for i in 0..protocol::BENCH_POSITIONS {
+                    protocol::bench_position(game, i);
+                    self.engine.clear();
+                    let o = self.search(game, p, &SearchLimits::depth(depth), false);
+                    nodes = nodes.wrapping_add(o.result.nodes);
+                    ms = ms.wrapping_add(o.result.elapsed_ms);
+                    if o.pending.is_some() {
+                        pending = o.pending;
+                        break;
+                    }
+                }
+                protocol::bench_done(p, game, nodes, ms);
+                self.ui.remote_done();
+                self.ui.reset(game);
+                self.resume(game, p, pending);
+            }
+        }
+    }
+
+    /// Runs the engine on the game's position.
+    #[inline(never)]
+    fn search<P: Platform>(&mut self, game: &mut Game, p: &mut P, limits: &SearchLimits, remote: bool) -> Outcome {
+        let now = p.now_ms();
+        let mut host = Host {
+            p,
+            ui: &mut self.ui,
+            disp: &mut self.disp,
+            line: &mut self.line,
+            remote,
+            stop: false,
+            hit: false,
+            pending: None,
+            last_show: now,
+        };
+        let result = self.engine.search(&mut game.pos, limits, &mut host);
+        Outcome { result, hit: host.hit, pending: host.pending }
+    }
+}
+
+impl Default for App {
+    fn default() -> Self {
+        App::new()
+    }
+}
+
+/// Initialises an `Engine` in place without a 1.2 KB `Engine::new()`
+/// temporary on the stack (that would be the deepest stack of the whole
+/// program, at boot). Every field of the engine is an integer, bool, `Move`
+/// or enum with a variant 0, so all-zero bytes are a valid engine, and
+/// `Engine::search` sets up all per-search state itself; what remains are
+/// the feature switches, on by default. `zeroed_engine_is_a_new_engine`
+/// checks the two search alike.
+///
+/// # Safety
+/// `e` must be valid for writes of an `Engine`.
+pub unsafe fn init_engine(e: *mut Engine) {
+    e.write_bytes(0, 1);
+    (*e).lmr = true;
+    (*e).null_move = true;
+    (*e).pruning = true;
+}
+
+fn is_legal(game: &Game, m: Move) -> bool {
+    game.find_move(m.from(), m.to(), m.promotion()) == Some(m)
+}
+
+/// The engine's view of the board while it searches.
+struct Host<'a, P: Platform> {
+    p: &'a mut P,
+    ui: &'a mut Ui,
+    disp: &'a mut Display,
+    line: &'a mut LineAssembler,
+    /// A serial `go`: print `info` lines, accept `ponderhit`.
+    remote: bool,
+    stop: bool,
+    hit: bool,
+    /// The key that interrupted the search, to deliver afterwards.
+    pending: Option<KeyEvent>,
+    last_show: u32,
+}
+
+impl<P: Platform> Host<'_, P> {
+    #[inline(never)]
+    fn poll(&mut self) {
+        let now = self.p.now_ms();
+        let mut show = false;
+        while self.pending.is_none() {
+            let Some(ev) = self.p.key() else { break };
+            let out = self.ui.key(ev, now, None);
+            if let Some(s) = out.sound {
+                self.p.sound(s);
+            }
+            match out.req {
+                Request::MoveNow => self.stop = true,
+                Request::PonderHit => self.hit = true,
+                Request::Interrupt => {
+                    self.stop = true;
+                    self.pending = Some(ev);
+                }
+                _ => {}
+            }
+            show = true;
+        }
+        while let Some(b) = self.p.rx() {
+            match self.line.push(b) {
+                None => {}
+                Some(Ok(text)) => match protocol::busy_command(text) {
+                    protocol::Busy::Stop => self.stop = true,
+                    protocol::Busy::PonderHit => {
+                        if self.remote {
+                            self.hit = true;
+                        }
+                    }
+                    protocol::Busy::Ping => Tx(self.p).line(crate::flash_str!(b"pong")),
+                    protocol::Busy::Refused => Tx(self.p).line(crate::flash_str!(b"error busy")),
+                },
+                Some(Err(e)) => protocol::line_error(self.p, e),
+            }
+        }
+        if show || now.wrapping_sub(self.last_show) >= REFRESH_MS {
+            self.refresh(now);
+        }
+    }
+
+    fn refresh(&mut self, now: u32) {
+        self.last_show = now;
+        self.ui.tick(now);
+        self.ui.draw(None, self.disp);
+        self.p.show(self.disp, self.ui.cursor(None));
+    }
+}
+
+impl<P: Platform> SearchHost for Host<'_, P> {
+    fn now_ms(&mut self) -> u32 {
+        self.p.now_ms()
+    }
+
+    fn stop_requested(&mut self) -> bool {
+        self.poll();
+        self.stop
+    }
+
+    fn ponder_hit(&mut self) -> bool {
+        self.hit
+    }
+
+    fn report(&mut self, info: &SearchInfo) {
+        self.ui.report(info);
+        if self.remote {
+            protocol::info(self.p, info);
+        }
+        let now = self.p.now_ms();
+        self.refresh(now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+
+    struct Clockless;
+    impl SearchHost for Clockless {
+        fn now_ms(&mut self) -> u32 {
+            0
+        }
+        fn stop_requested(&mut self) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn zeroed_engine_is_a_new_engine() {
+        let fen = b"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8";
+        let mut a = Box::new(Engine::new());
+        let mut b: Box<core::mem::MaybeUninit<Engine>> = Box::new(core::mem::MaybeUninit::uninit());
+        let b = unsafe {
+            init_engine(b.as_mut_ptr());
+            &mut *b.as_mut_ptr()
+        };
+        for _ in 0..2 {
+            let mut p = Position::from_fen(fen).unwrap();
+            let ra = a.search(&mut p, &SearchLimits::depth(4), &mut Clockless);
+            let rb = b.search(&mut p, &SearchLimits::depth(4), &mut Clockless);
+            assert_eq!(ra, rb);
+        }
+    }
+}

@@ -1,0 +1,631 @@
+//! Evaluation.
+//!
+//! Two parts, as in CP1:
+//!
+//! * **Incremental** ([`EvalCtx::psq`]): material plus a piece-square value.
+//!   CP1 filled 12 x 64-byte tables (PVTab) at the start of each search; that
+//!   is 768 bytes, too much here. Instead the value is one flash base table
+//!   (6 x 64 signed bytes) plus adjustments that are pure functions of the
+//!   square and a 4-byte context fixed at the start of the search: king
+//!   tropism towards the enemy king's square at the root, king centralisation
+//!   in endgames, the gradual promotion bonus for pawns (larger in endgames,
+//!   micro-Max style) and the queen's "stay home in the opening". The
+//!   engine keeps the sum up to date in make/unmake ([`Engine`] wrappers in
+//!   `search.rs`), so a node pays four table look-ups at most.
+//! * **Dynamic** ([`dynamic`]): computed at the leaves from the piece lists:
+//!   pawn structure (doubled, isolated, passed with rank-graded bonus, king
+//!   distance and the quadrant rule), knight outposts, bishop pair,
+//!   (slider mobility: measured, off), rooks on open/half-open files and
+//!   connected, king shield,
+//!   insufficient material, and the mating evaluations for a bare king
+//!   (KQK, KRK, KBNK: drive it to the (right) edge, bring the kings together).
+//!
+//! Scores are centipawns, white's point of view inside, side to move's
+//! point of view at the interface.
+
+use super::Engine;
+use crate::chess::piece::*;
+use crate::chess::square::*;
+use crate::chess::{Color, Position};
+
+/// Game phase, fixed at the start of a search (CP1's criteria).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Phase {
+    /// More than 20 men still on their initial squares.
+    Opening,
+    Middlegame,
+    /// Fewer than 7 officers (non-pawn, non-king men) on the board.
+    Endgame,
+    /// No officers at all.
+    PawnEnding,
+    /// One side has a bare king, the other queen or rook and no pawns.
+    MateHeavy,
+    /// Bare king against king, bishop and knight.
+    MateBn,
+}
+
+crate::progmem! {
+    /// Material by kind (index 0 unused, king 0).
+    pub static VALUE: [i16; 7] = [0, 100, 320, 330, 500, 950, 0];
+    /// Non-pawn material units by kind (for phases and null-move conditions).
+    pub static NPM_UNITS: [u8; 7] = [0, 0, 3, 3, 5, 9, 0];
+    /// Piece-square base tables for pawn..king (middlegame king), white's
+    /// view, a1 = index 0, rank by rank.
+    static PST: [i8; 384] = [
+        // pawn
+          0,   0,   0,   0,   0,   0,   0,   0,
+          0,   2,   0,  -8,  -8,   2,   4,   0,
+          2,   2,   5,   6,   6,   0,   2,   2,
+          3,   4,   8,  16,  16,   6,   3,   3,
+          6,   8,  12,  20,  20,  12,   8,   6,
+         14,  18,  22,  28,  28,  22,  18,  14,
+         30,  35,  40,  45,  45,  40,  35,  30,
+          0,   0,   0,   0,   0,   0,   0,   0,
+        // knight
+        -40, -22, -18, -15, -15, -18, -22, -40,
+        -25, -10,   0,   5,   5,   0, -10, -25,
+        -18,   5,  10,  12,  12,  10,   5, -18,
+        -15,   5,  14,  18,  18,  14,   5, -15,
+        -15,   8,  16,  20,  20,  16,   8, -15,
+        -18,   6,  12,  16,  16,  12,   6, -18,
+        -25, -10,   0,   5,   5,   0, -10, -25,
+        -40, -25, -20, -15, -15, -20, -25, -40,
+        // bishop
+        -15,  -6, -10,  -6,  -6, -10,  -6, -15,
+         -5,  10,   4,   6,   6,   4,  10,  -5,
+         -5,   5,   8,   8,   8,   8,   5,  -5,
+         -5,   4,  10,  12,  12,  10,   4,  -5,
+         -5,   6,   8,  12,  12,   8,   6,  -5,
+         -5,   4,   6,   8,   8,   6,   4,  -5,
+         -8,   0,   0,   0,   0,   0,   0,  -8,
+        -15,  -8,  -8,  -8,  -8,  -8,  -8, -15,
+        // rook
+         -2,   0,   4,   8,   8,   4,   0,  -2,
+         -6,  -2,   0,   0,   0,   0,  -2,  -6,
+         -5,   0,   0,   2,   2,   0,   0,  -5,
+         -5,   0,   0,   2,   2,   0,   0,  -5,
+         -4,   0,   2,   4,   4,   2,   0,  -4,
+         -2,   2,   4,   6,   6,   4,   2,  -2,
+         15,  20,  20,  20,  20,  20,  20,  15,
+          5,   5,   5,   8,   8,   5,   5,   5,
+        // queen
+        -10,  -6,  -4,   0,  -4,  -6,  -6, -10,
+         -6,   0,   2,   2,   2,   0,   0,  -6,
+         -4,   2,   4,   4,   4,   4,   2,  -4,
+         -2,   2,   4,   6,   6,   4,   2,  -2,
+         -2,   2,   4,   6,   6,   4,   2,  -2,
+         -4,   2,   4,   4,   4,   4,   2,  -4,
+         -6,   0,   2,   2,   2,   2,   0,  -6,
+        -10,  -6,  -4,  -2,  -2,  -4,  -6, -10,
+        // king (middlegame)
+         15,  25,  10,  -5,   0,  -5,  30,  20,
+          5,   5, -10, -20, -20, -15,   5,   8,
+        -15, -20, -25, -30, -30, -25, -20, -15,
+        -30, -35, -40, -45, -45, -40, -35, -30,
+        -40, -45, -50, -55, -55, -50, -45, -40,
+        -50, -55, -60, -60, -60, -60, -55, -50,
+        -50, -55, -60, -60, -60, -60, -55, -50,
+        -50, -55, -60, -60, -60, -60, -55, -50,
+    ];
+    /// Endgame pawn bonus by relative rank: the gradual promotion bonus.
+    static PAWN_EG_RANK: [i8; 8] = [0, 0, 4, 10, 20, 36, 60, 0];
+    /// Passed-pawn bonus by relative rank (middlegame, endgame).
+    static PASSED_MG: [i8; 8] = [0, 4, 8, 14, 26, 45, 70, 0];
+    static PASSED_EG: [i8; 8] = [0, 8, 12, 22, 40, 70, 110, 0];
+    /// Rank bit masks: ranks strictly above / below rank `r`.
+    static ABOVE: [u8; 8] = [0xFE, 0xFC, 0xF8, 0xF0, 0xE0, 0xC0, 0x80, 0x00];
+    static BELOW: [u8; 8] = [0x00, 0x01, 0x03, 0x07, 0x0F, 0x1F, 0x3F, 0x7F];
+    pub(crate) static BIT: [u8; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
+    /// 0x88 steps: 4 diagonals, 4 orthogonals.
+    pub(crate) static RAYS: [i8; 8] = [-17, -15, 15, 17, -16, -1, 1, 16];
+    pub(crate) static JUMPS: [i8; 8] = [-33, -31, -18, -14, 14, 18, 31, 33];
+}
+
+/// Chebyshev (king-step) distance of two squares.
+#[inline(always)]
+pub fn distance(a: Square, b: Square) -> u8 {
+    let df = file_of(a).abs_diff(file_of(b));
+    let dr = rank_of(a).abs_diff(rank_of(b));
+    if df > dr {
+        df
+    } else {
+        dr
+    }
+}
+
+/// Manhattan distance of two squares.
+#[inline(always)]
+pub fn manhattan(a: Square, b: Square) -> u8 {
+    file_of(a).abs_diff(file_of(b)) + rank_of(a).abs_diff(rank_of(b))
+}
+
+/// Manhattan distance to the four centre squares (0..=6).
+#[inline(always)]
+pub fn centre_distance(sq: Square) -> u8 {
+    let f = file_of(sq);
+    let r = rank_of(sq);
+    (if f < 4 { 3 - f } else { f - 4 }) + (if r < 4 { 3 - r } else { r - 4 })
+}
+
+/// The per-search evaluation context: the phase and the king squares at
+/// the root, from which the piece-square adjustments are derived.
+#[derive(Clone, Copy, Debug)]
+pub struct EvalCtx {
+    pub phase: Phase,
+    /// King squares at the root (tropism targets).
+    pub ksq: [Square; 2],
+    /// The side with material in the mating phases.
+    pub strong: Color,
+}
+
+impl EvalCtx {
+    pub const fn new() -> EvalCtx {
+        EvalCtx {
+            phase: Phase::Middlegame,
+            ksq: [E1, E8],
+            strong: Color::White,
+        }
+    }
+
+    /// Phase and king squares of `pos` (CP1's game-phase criteria).
+    pub fn from_position(pos: &Position) -> EvalCtx {
+        let mut officers = [0u8; 2];
+        let mut pawns = [0u8; 2];
+        let mut heavy = [0u8; 2];
+        let mut minors = [[0u8; 2]; 2];
+        let mut unmoved = 0u8;
+        for c in 0..2 {
+            let color = if c == 0 { Color::White } else { Color::Black };
+            for &sq in pos.piece_list(color).iter() {
+                if sq == NO_SQUARE {
+                    continue;
+                }
+                let b = pos.byte_at(sq);
+                if b & MOVED == 0 {
+                    unmoved += 1;
+                }
+                match kind_of(b) {
+                    PAWN => pawns[c] += 1,
+                    KNIGHT => {
+                        officers[c] += 1;
+                        minors[c][0] += 1
+                    }
+                    BISHOP => {
+                        officers[c] += 1;
+                        minors[c][1] += 1
+                    }
+                    ROOK | QUEEN => {
+                        officers[c] += 1;
+                        heavy[c] += 1
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let ksq = [pos.king_square(Color::White), pos.king_square(Color::Black)];
+        let mut ctx = EvalCtx {
+            phase: Phase::Middlegame,
+            ksq,
+            strong: Color::White,
+        };
+        for s in 0..2 {
+            let w = 1 - s;
+            if officers[w] == 0 && pawns[w] == 0 && pawns[s] == 0 {
+                ctx.strong = if s == 0 { Color::White } else { Color::Black };
+                if heavy[s] > 0 {
+                    ctx.phase = Phase::MateHeavy;
+                    return ctx;
+                }
+                if minors[s][0] == 1 && minors[s][1] == 1 && officers[s] == 2 {
+                    ctx.phase = Phase::MateBn;
+                    return ctx;
+                }
+            }
+        }
+        let total = officers[0] + officers[1];
+        ctx.phase = if total == 0 {
+            Phase::PawnEnding
+        } else if unmoved > 20 {
+            Phase::Opening
+        } else if total < 7 {
+            Phase::Endgame
+        } else {
+            Phase::Middlegame
+        };
+        ctx
+    }
+
+    /// Material plus positional value of piece `code` on `sq`, white's point
+    /// of view (negative for black men). Pure for a given context, which is
+    /// what makes the incremental update exact.
+    #[inline]
+    pub fn psq(&self, code: u8, sq: Square) -> i16 {
+        let code = code & CODE_MASK;
+        let white = code <= BLACK_OFFSET;
+        let kind = if white { code } else { code - BLACK_OFFSET };
+        let flip = if white { 0 } else { 56 };
+        let i = (to_index64(sq) ^ flip) as usize;
+        let mut v = VALUE.get(kind as usize);
+        let endgame = self.phase >= Phase::Endgame;
+        if kind == KING {
+            if endgame {
+                v += 24 - 8 * centre_distance(sq) as i16;
+            } else {
+                v += PST.get(5 * 64 + i) as i16;
+            }
+        } else if kind == PAWN {
+            if endgame {
+                v += PAWN_EG_RANK.get(i >> 3) as i16;
+            } else {
+                v += PST.get(i) as i16;
+            }
+        } else {
+            v += PST.get((kind as usize - 1) * 64 + i) as i16;
+            // King tropism towards the enemy king (where it stood at the root).
+            let target = self.ksq[if white { 1 } else { 0 }];
+            let near = 7 - distance(sq, target) as i16;
+            v += match kind {
+                KNIGHT => 2 * near,
+                QUEEN => {
+                    let home = if white { D1 } else { D8 };
+                    let stay = if self.phase == Phase::Opening && sq != home {
+                        -15
+                    } else {
+                        0
+                    };
+                    3 * near + stay
+                }
+                _ => near,
+            };
+        }
+        if white {
+            v
+        } else {
+            -v
+        }
+    }
+}
+
+impl Default for EvalCtx {
+    fn default() -> Self {
+        EvalCtx::new()
+    }
+}
+
+/// Sums of the incremental part from scratch: (psq, npm, pawns).
+pub fn incremental_from_scratch(ctx: &EvalCtx, pos: &Position) -> (i16, [u8; 2], [u8; 2]) {
+    let mut psq = 0i16;
+    let mut npm = [0u8; 2];
+    let mut pawns = [0u8; 2];
+    for c in 0..2 {
+        let color = if c == 0 { Color::White } else { Color::Black };
+        for &sq in pos.piece_list(color).iter() {
+            if sq == NO_SQUARE {
+                continue;
+            }
+            let b = pos.piece_at(sq);
+            psq += ctx.psq(b, sq);
+            let k = kind_of(b);
+            if k == PAWN {
+                pawns[c] += 1;
+            } else {
+                npm[c] += NPM_UNITS.get(k as usize);
+            }
+        }
+    }
+    (psq, npm, pawns)
+}
+
+/// Full static evaluation of `pos` from the side to move's point of view,
+/// with the context computed from `pos` itself (for tests and the UI).
+pub fn eval(pos: &Position) -> i16 {
+    let ctx = EvalCtx::from_position(pos);
+    let (psq, npm, pawns) = incremental_from_scratch(&ctx, pos);
+    let s = scale_draw(psq + dynamic(pos, &ctx, npm, pawns), npm, pawns);
+    if pos.side_to_move() == Color::White {
+        s
+    } else {
+        -s
+    }
+}
+
+/// Margin of the lazy evaluation: the dynamic terms rarely exceed it.
+pub const LAZY_MARGIN: i16 = 220;
+/// Slider mobility (ray scans for bishops and rooks) in the dynamic terms.
+const MOBILITY: bool = false;
+/// Bonus for the side to move.
+const TEMPO: i16 = 8;
+
+impl Engine {
+    /// Static evaluation for the search, side to move's point of view. When
+    /// the incremental score is far outside `alpha..beta` the dynamic terms
+    /// are skipped (lazy evaluation).
+    #[inline]
+    pub(crate) fn evaluate(&self, pos: &Position, alpha: i16, beta: i16) -> i16 {
+        let white = pos.side_to_move() == Color::White;
+        let base = if white { self.psq } else { -self.psq };
+        let lazy_ok = self.ctx.phase < Phase::PawnEnding && self.npm[0] != 0 && self.npm[1] != 0;
+        if lazy_ok && (base + LAZY_MARGIN <= alpha || base - LAZY_MARGIN >= beta) {
+            return base;
+        }
+        let s = scale_draw(self.psq + dynamic(pos, &self.ctx, self.npm, self.pawns), self.npm, self.pawns);
+        if white {
+            s
+        } else {
+            -s
+        }
+    }
+}
+
+/// The dynamic terms plus tempo and scaling, white's point of view. `npm`
+/// and `pawns` are the current material counts. Returns the correction to
+/// add to the incremental score.
+#[allow(clippy::needless_range_loop, clippy::collapsible_match)]
+pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2]) -> i16 {
+    let stm_white = pos.side_to_move() == Color::White;
+    let tempo = if stm_white { TEMPO } else { -TEMPO };
+
+    // Bare king: mating evaluation only.
+    if npm[0] == 0 && pawns[0] == 0 && pawns[1] == 0 && npm[1] >= 5
+        || npm[1] == 0 && pawns[1] == 0 && pawns[0] == 0 && npm[0] >= 5
+    {
+        let strong = if npm[0] > 0 { 0 } else { 1 };
+        return mating(pos, ctx, strong) + tempo;
+    }
+
+    // Pawn files: bit r of pf[c][f] = pawn of colour c on file f, rank r.
+    let mut pf = [[0u8; 8]; 2];
+    for c in 0..2 {
+        let color = if c == 0 { Color::White } else { Color::Black };
+        for &sq in pos.piece_list(color).iter().skip(1) {
+            if sq != NO_SQUARE && kind_of(pos.piece_at(sq)) == PAWN {
+                pf[c][file_of(sq) as usize] |= BIT.get(rank_of(sq) as usize);
+            }
+        }
+    }
+    let endgame = npm[0] + npm[1] <= 26;
+    let mut total = 0i16;
+    for c in 0..2usize {
+        let color = if c == 0 { Color::White } else { Color::Black };
+        let o = 1 - c;
+        let own = &pf[c];
+        let opp = &pf[o];
+        let list = pos.piece_list(color);
+        let my_king = list[0];
+        let their_king = pos.king_square(color.other());
+        let mut t = 0i16;
+        let mut bishops = 0u8;
+        let mut first_rook = NO_SQUARE;
+        for &sq in list.iter().skip(1) {
+            if sq == NO_SQUARE {
+                continue;
+            }
+            let kind = kind_of(pos.piece_at(sq));
+            if kind == QUEEN {
+                continue;
+            }
+            let f = file_of(sq) as usize;
+            let r = rank_of(sq) as usize;
+            let rr = if c == 0 { r } else { 7 - r };
+            let ahead = if kind > KNIGHT {
+                0
+            } else if c == 0 {
+                ABOVE.get(r)
+            } else {
+                BELOW.get(r)
+            };
+            match kind {
+                PAWN => {
+                    if own[f] & ahead != 0 {
+                        t -= 12; // doubled (the rear one pays)
+                    }
+                    let left = if f > 0 { own[f - 1] } else { 0 };
+                    let right = if f < 7 { own[f + 1] } else { 0 };
+                    if left | right == 0 {
+                        t -= if opp[f] == 0 { 16 } else { 10 }; // isolated
+                    }
+                    let oleft = if f > 0 { opp[f - 1] } else { 0 };
+                    let oright = if f < 7 { opp[f + 1] } else { 0 };
+                    if (oleft | opp[f] | oright) & ahead == 0 && own[f] & ahead == 0 {
+                        t += passed(pos, sq, c, rr, endgame, npm[o], my_king, their_king, stm_white);
+                    }
+                }
+                KNIGHT => {
+                    // Outpost: on relative ranks 4..6, guarded by a pawn, no
+                    // enemy pawn left that could chase it away.
+                    if (3..=5).contains(&rr) {
+                        let behind = if c == 0 { r - 1 } else { r + 1 };
+                        let bit = BIT.get(behind);
+                        let guarded = (f > 0 && own[f - 1] & bit != 0) || (f < 7 && own[f + 1] & bit != 0);
+                        let oleft = if f > 0 { opp[f - 1] } else { 0 };
+                        let oright = if f < 7 { opp[f + 1] } else { 0 };
+                        if guarded && (oleft | oright) & ahead == 0 {
+                            t += 18;
+                        }
+                    }
+                }
+                BISHOP => {
+                    bishops += 1;
+                    if MOBILITY {
+                        t += 3 * (mobility(pos, sq, 0) as i16 - 6);
+                    }
+                }
+                ROOK => {
+                    if own[f] == 0 {
+                        t += if opp[f] == 0 { 20 } else { 10 };
+                    }
+                    if MOBILITY {
+                        t += mobility(pos, sq, 4) as i16 - 6;
+                    }
+                    if first_rook == NO_SQUARE {
+                        first_rook = sq;
+                    } else if connected(pos, first_rook, sq) {
+                        t += 10;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if bishops >= 2 {
+            t += 30;
+        }
+        // King shield while the enemy still has attacking material.
+        if npm[o] >= 12 {
+            let kf = file_of(my_king);
+            let kr = rank_of(my_king);
+            let krr = if c == 0 { kr } else { 7 - kr };
+            if krr <= 1 {
+                let (r1, r2) = if c == 0 { (kr + 1, kr + 2) } else { (kr - 1, kr - 2) };
+                let lo = if kf > 0 { kf - 1 } else { 0 };
+                let hi = if kf < 7 { kf + 1 } else { 7 };
+                for ff in lo..=hi {
+                    let m = own[ff as usize];
+                    if r1 < 8 && m & BIT.get(r1 as usize) != 0 {
+                        t += 10;
+                    } else if r2 < 8 && m & BIT.get(r2 as usize) != 0 {
+                        t += 5;
+                    } else {
+                        t -= 12;
+                        if opp[ff as usize] == 0 {
+                            t -= 8;
+                        }
+                    }
+                }
+            }
+        }
+        total += if c == 0 { t } else { -t };
+    }
+    let _ = ctx;
+    total + tempo
+}
+
+/// Scales a white-point-of-view score `s` (incremental + dynamic) towards a
+/// draw when the side ahead has no pawns and at most one minor piece.
+#[inline]
+pub fn scale_draw(s: i16, npm: [u8; 2], pawns: [u8; 2]) -> i16 {
+    if s > 0 && pawns[0] == 0 && npm[0] <= 3 || s < 0 && pawns[1] == 0 && npm[1] <= 3 {
+        s >> 3
+    } else {
+        s
+    }
+}
+
+/// Value of a passed pawn of colour `c` on `sq` (relative rank `rr`).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn passed(
+    pos: &Position,
+    sq: Square,
+    c: usize,
+    rr: usize,
+    endgame: bool,
+    their_npm: u8,
+    my_king: Square,
+    their_king: Square,
+    stm_white: bool,
+) -> i16 {
+    let mut b = if endgame {
+        PASSED_EG.get(rr) as i16
+    } else {
+        PASSED_MG.get(rr) as i16
+    };
+    let front = if c == 0 { sq + 16 } else { sq - 16 };
+    if pos.piece_at(front) != EMPTY {
+        b >>= 1; // blocked
+    }
+    if endgame && rr >= 3 {
+        b += 4 * distance(their_king, front) as i16 - 2 * distance(my_king, front) as i16;
+    }
+    if their_npm == 0 {
+        // Quadrant rule: can the defending king still catch it?
+        let promo = if c == 0 { 0x70 | (sq & 7) } else { sq & 7 };
+        let mut steps = 7 - rr as u8;
+        if rr == 1 {
+            steps -= 1;
+        }
+        let mut kd = distance(their_king, promo);
+        let defender_to_move = stm_white == (c == 1);
+        if defender_to_move {
+            kd = kd.saturating_sub(1);
+        }
+        if kd > steps {
+            b += 500;
+        }
+    }
+    b
+}
+
+/// Empty squares seen along the four rays from `first` (0 diagonals, 4 orthogonals).
+#[inline]
+fn mobility(pos: &Position, sq: Square, first: usize) -> u8 {
+    let mut n = 0u8;
+    for d in first..first + 4 {
+        let step = RAYS.get(d) as u8;
+        let mut s = sq.wrapping_add(step);
+        while on_board(s) && pos.piece_at(s) == EMPTY {
+            n += 1;
+            s = s.wrapping_add(step);
+        }
+    }
+    n
+}
+
+/// Two rooks on a common rank or file with nothing between them.
+fn connected(pos: &Position, a: Square, b: Square) -> bool {
+    let step: u8 = if rank_of(a) == rank_of(b) {
+        1
+    } else if file_of(a) == file_of(b) {
+        16
+    } else {
+        return false;
+    };
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    let mut s = lo + step;
+    while s < hi {
+        if pos.piece_at(s) != EMPTY {
+            return false;
+        }
+        s += step;
+    }
+    true
+}
+
+/// Mating evaluation against a bare king (white's point of view): the
+/// weak king is driven to the edge (KQK, KRK, ...) or, with bishop and
+/// knight, to a corner of the bishop's colour; the strong king comes close.
+fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
+    let _ = ctx;
+    let (sc, wc) = if strong == 0 {
+        (Color::White, Color::Black)
+    } else {
+        (Color::Black, Color::White)
+    };
+    let wk = pos.king_square(wc);
+    let sk = pos.king_square(sc);
+    let mut bonus = 12 * centre_distance(wk) as i16 + 6 * (14 - manhattan(sk, wk) as i16);
+    // Bishop and knight only: the right corner.
+    let mut bishop_colour = 2u8;
+    let mut others = 0u8;
+    for &sq in pos.piece_list(sc).iter().skip(1) {
+        if sq == NO_SQUARE {
+            continue;
+        }
+        match kind_of(pos.piece_at(sq)) {
+            BISHOP => bishop_colour = square_colour(sq),
+            KNIGHT => {}
+            _ => others += 1,
+        }
+    }
+    if others == 0 && bishop_colour < 2 {
+        // Dark bishop (a1 colour): a1/h8; light: h1/a8.
+        let (c1, c2) = if bishop_colour == 0 { (A1, H8) } else { (H1, A8) };
+        let d = manhattan(wk, c1).min(manhattan(wk, c2)) as i16;
+        bonus += 40 * (14 - d);
+    }
+    if strong == 0 {
+        bonus
+    } else {
+        -bonus
+    }
+}

@@ -1,0 +1,463 @@
+//! Staged move picking in CP1's order, one move at a time.
+//!
+//! Like Stockfish's movepick, an explicit [`Stage`] walks through:
+//!
+//! 1. the main line move of the previous iteration (checked pseudo-legal),
+//! 2. winning captures, most valuable victim first, least valuable attacker
+//!    first (a capture wins if the attacker is worth less than the victim,
+//!    or its swap-off value is positive),
+//! 3. queen promotions,
+//! 4. equal captures (QxQ, RxR, minor for minor, PxP),
+//! 5. en passant,
+//! 6. two killers (checked pseudo-legal),
+//! 7. castling,
+//! 8. moves of hanging men (CP1's Hang_1 / Hang_2),
+//! 9. the remaining quiet moves and under-promotions, in generator order,
+//! 10. losing captures.
+//!
+//! Nothing is stored but cursors: a bitmask of attacked enemy men (filled by
+//! one tight pass over our men, [`attacked_victims`]), the victim being served and an
+//! attacker cursor, the two hanging slots and one 5-byte [`MoveGen`], about
+//! 17 bytes per ply. Each later stage skips the moves an earlier one already
+//! returned, so no move is tried twice. Quiescence uses stages 2 to 5 only:
+//! losing captures are pruned by their swap-off value.
+
+use super::eval::{JUMPS, RAYS};
+use super::see::{hanging, next_attacker, see};
+use crate::chess::piece::*;
+use crate::chess::square::*;
+use crate::chess::{Color, Move, MoveGen, MoveKind, Position};
+
+/// Where the picker stands; also tells the search what kind of move it got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Stage {
+    MainLine,
+    CapturesInit,
+    WinningCaptures,
+    Promotions,
+    EqualCaptures,
+    EnPassant,
+    Killer1,
+    Killer2,
+    Castling,
+    HangingInit,
+    Hanging,
+    Quiets,
+    LosingCaptures,
+    Done,
+}
+
+crate::progmem! {
+    /// Exchange classes by kind: bishop and knight are equal.
+    static CLASS: [u8; 7] = [0, 1, 3, 3, 5, 9, 100];
+}
+
+const QUIESCENCE: u8 = 1;
+const HANG: u8 = 2;
+
+/// Piece-list slots of the enemy men (king excluded) that the side to move
+/// attacks: one tight pass over its men, cheaper than the resumable
+/// generator.
+#[inline(never)]
+pub fn attacked_victims(pos: &Position) -> u16 {
+    let us = pos.side_to_move();
+    let mut v = 0u16;
+    let mut hit = |s: Square| {
+        let b = pos.piece_at(s);
+        if b != EMPTY && !is_color(b, us) {
+            v |= 1 << pos.slot_at(s);
+        }
+    };
+    for &from in pos.piece_list(us).iter() {
+        if from == NO_SQUARE {
+            continue;
+        }
+        let kind = kind_of(pos.piece_at(from));
+        match kind {
+            PAWN => {
+                let ahead = if us == Color::White { from.wrapping_add(16) } else { from.wrapping_sub(16) };
+                hit(ahead.wrapping_sub(1));
+                hit(ahead.wrapping_add(1));
+            }
+            KNIGHT => {
+                for j in 0..8 {
+                    hit(from.wrapping_add(JUMPS.get(j) as u8));
+                }
+            }
+            KING => {
+                for d in 0..8 {
+                    hit(from.wrapping_add(RAYS.get(d) as u8));
+                }
+            }
+            _ => {
+                let (first, last) = match kind {
+                    BISHOP => (0, 4),
+                    ROOK => (4, 8),
+                    _ => (0, 8),
+                };
+                for d in first..last {
+                    let step = RAYS.get(d) as u8;
+                    let mut s = from.wrapping_add(step);
+                    while on_board(s) && pos.piece_at(s) == EMPTY {
+                        s = s.wrapping_add(step);
+                    }
+                    if on_board(s) {
+                        hit(s);
+                    }
+                }
+            }
+        }
+    }
+    v & !1
+}
+
+/// The picker of one node.
+#[derive(Clone, Copy, Debug)]
+pub struct Picker {
+    pub stage: Stage,
+    flags: u8,
+    main: Move,
+    /// Enemy piece-list slots attacked by at least one capture.
+    victims: u16,
+    /// Victims not yet served in the current capture stage.
+    pending: u16,
+    /// Attacker cursor ([`next_attacker`]) or sub-step.
+    cursor: u8,
+    /// Piece-list slot being expanded (promotions).
+    slot: u8,
+    hang: [u8; 2],
+    gen: MoveGen,
+}
+
+impl Picker {
+    /// All moves; `main` is tried first if pseudo-legal (NONE: no main
+    /// line); `hang` enables the hanging-men stage (worth its cost away from
+    /// the horizon).
+    pub const fn new(main: Move, hang: bool) -> Picker {
+        Picker {
+            stage: Stage::MainLine,
+            flags: if hang { HANG } else { 0 },
+            main,
+            victims: 0,
+            pending: 0,
+            cursor: 0,
+            slot: 0,
+            hang: [0; 2],
+            gen: MoveGen::new(),
+        }
+    }
+
+    /// The main-line move this picker tries first.
+    #[inline(always)]
+    pub fn main(&self) -> Move {
+        self.main
+    }
+
+    /// Re-initialises in place (no temporary on the caller's stack).
+    #[inline(never)]
+    pub fn reset(&mut self, main: Move, hang: bool, quiescence: bool) {
+        self.stage = if quiescence {
+            Stage::CapturesInit
+        } else {
+            Stage::MainLine
+        };
+        self.flags = if quiescence {
+            QUIESCENCE
+        } else if hang {
+            HANG
+        } else {
+            0
+        };
+        self.main = main;
+        self.hang = [0; 2];
+    }
+
+    /// Quiescence: good captures, queen promotions, en passant.
+    pub const fn quiescence() -> Picker {
+        Picker {
+            stage: Stage::CapturesInit,
+            flags: QUIESCENCE,
+            main: Move::NONE,
+            victims: 0,
+            pending: 0,
+            cursor: 0,
+            slot: 0,
+            hang: [0; 2],
+            gen: MoveGen::new(),
+        }
+    }
+
+    /// The next pseudo-legal move and the stage it came from. `killers` are
+    /// this ply's killers; `pos` must be unchanged between calls.
+    pub fn next(&mut self, pos: &Position, killers: &[Move; 2]) -> Option<(Move, Stage)> {
+        loop {
+            let stage = self.stage;
+            match stage {
+                Stage::MainLine => {
+                    self.stage = Stage::CapturesInit;
+                    if !self.main.is_none() && pos.is_pseudo_legal(self.main) {
+                        return Some((self.main, stage));
+                    }
+                }
+                Stage::CapturesInit => {
+                    self.victims = attacked_victims(pos);
+                    self.begin_captures(Stage::WinningCaptures);
+                }
+                Stage::WinningCaptures | Stage::EqualCaptures | Stage::LosingCaptures => {
+                    if let Some(m) = self.next_capture(pos, stage) {
+                        return Some((m, stage));
+                    }
+                    match stage {
+                        Stage::WinningCaptures => {
+                            self.stage = Stage::Promotions;
+                            self.slot = 1;
+                            self.cursor = 0;
+                        }
+                        Stage::EqualCaptures => {
+                            self.stage = Stage::EnPassant;
+                            self.cursor = 0;
+                        }
+                        _ => self.stage = Stage::Done,
+                    }
+                }
+                Stage::Promotions => {
+                    if let Some(m) = self.next_promotion(pos) {
+                        return Some((m, stage));
+                    }
+                    self.begin_captures(Stage::EqualCaptures);
+                }
+                Stage::EnPassant => {
+                    if let Some(m) = self.next_en_passant(pos) {
+                        return Some((m, stage));
+                    }
+                    self.stage = if self.flags & QUIESCENCE != 0 {
+                        Stage::Done
+                    } else {
+                        Stage::Killer1
+                    };
+                }
+                Stage::Killer1 | Stage::Killer2 => {
+                    let k = killers[if stage == Stage::Killer1 { 0 } else { 1 }];
+                    self.stage = if stage == Stage::Killer1 {
+                        Stage::Killer2
+                    } else {
+                        self.cursor = 0;
+                        Stage::Castling
+                    };
+                    if !k.is_none()
+                        && !k.is_capture()
+                        && !k.is_promotion()
+                        && k != self.main
+                        && pos.is_pseudo_legal(k)
+                    {
+                        return Some((k, stage));
+                    }
+                }
+                Stage::Castling => {
+                    if let Some(m) = self.next_castle(pos, killers) {
+                        return Some((m, stage));
+                    }
+                    self.stage = Stage::HangingInit;
+                }
+                Stage::HangingInit => {
+                    self.hang = if self.flags & HANG != 0 {
+                        hanging(pos).slots
+                    } else {
+                        [0; 2]
+                    };
+                    self.cursor = 0;
+                    self.gen = MoveGen::for_slot(self.hang[0]);
+                    self.stage = Stage::Hanging;
+                }
+                Stage::Hanging => {
+                    let idx = self.cursor as usize;
+                    if idx >= 2 || self.hang[idx] == 0 {
+                        self.gen = MoveGen::new();
+                        self.stage = Stage::Quiets;
+                        continue;
+                    }
+                    match self.gen.next(pos) {
+                        None => {
+                            self.cursor += 1;
+                            if idx == 0 {
+                                self.gen = MoveGen::for_slot(self.hang[1]);
+                            }
+                        }
+                        Some(m) => {
+                            if !m.is_capture()
+                                && !m.is_promotion()
+                                && m.kind() != MoveKind::Castle
+                                && m != self.main
+                                && m != killers[0]
+                                && m != killers[1]
+                            {
+                                return Some((m, stage));
+                            }
+                        }
+                    }
+                }
+                Stage::Quiets => match self.gen.next(pos) {
+                    None => self.begin_captures(Stage::LosingCaptures),
+                    Some(m) => {
+                        if self.is_late_move(pos, m, killers) {
+                            return Some((m, stage));
+                        }
+                    }
+                },
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    fn begin_captures(&mut self, stage: Stage) {
+        self.stage = stage;
+        self.pending = self.victims;
+        self.cursor = 0;
+    }
+
+    /// Is `m` (from the full generator) one for the Quiets stage?
+    #[inline]
+    fn is_late_move(&self, pos: &Position, m: Move, killers: &[Move; 2]) -> bool {
+        if m.is_promotion() {
+            // Queen promotions had their stage; under-promotions come here.
+            return m.kind() != MoveKind::PromoteQueen && m != self.main;
+        }
+        if m.is_capture() || m.kind() == MoveKind::Castle {
+            return false;
+        }
+        if m == self.main || m == killers[0] || m == killers[1] {
+            return false;
+        }
+        if self.hang[0] != 0 {
+            let s = pos.slot_at(m.from());
+            if s == self.hang[0] || (s == self.hang[1] && s != 0) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Next capture of the current capture stage, victims in piece-list order
+    /// (queen, rooks, bishops, knights, pawns), attackers cheapest first.
+    fn next_capture(&mut self, pos: &Position, stage: Stage) -> Option<Move> {
+        let us = pos.side_to_move();
+        let them = pos.piece_list(us.other());
+        while self.pending != 0 {
+            let slot = self.pending.trailing_zeros() as usize;
+            let t = them[slot];
+            let from = next_attacker(pos, t, us, &mut self.cursor);
+            if from == NO_SQUARE {
+                self.pending &= self.pending - 1;
+                self.cursor = 0;
+                continue;
+            }
+            let m = Move::new(from, t, MoveKind::Normal, true);
+            if m == self.main {
+                continue;
+            }
+            let av = CLASS.get(kind_of(pos.piece_at(from)) as usize);
+            let vv = CLASS.get(kind_of(pos.piece_at(t)) as usize);
+            let take = match stage {
+                Stage::WinningCaptures => av < vv || (av > vv && see(pos, m) > 0),
+                Stage::EqualCaptures => av == vv,
+                _ => av > vv && see(pos, m) <= 0,
+            };
+            if take {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    /// Queen promotions (pushes and captures) of the pawns on the 7th rank.
+    fn next_promotion(&mut self, pos: &Position) -> Option<Move> {
+        let us = pos.side_to_move();
+        let pawn = make_piece(us, PAWN);
+        let (seventh, fwd): (u8, u8) = match us {
+            Color::White => (6, 16),
+            Color::Black => (1, 0u8.wrapping_sub(16)),
+        };
+        let list = pos.piece_list(us);
+        while (self.slot as usize) < 16 {
+            let from = list[self.slot as usize];
+            if from == NO_SQUARE || rank_of(from) != seventh || pos.piece_at(from) != pawn {
+                self.slot += 1;
+                self.cursor = 0;
+                continue;
+            }
+            let step = self.cursor;
+            self.cursor += 1;
+            let ahead = from.wrapping_add(fwd);
+            let m = match step {
+                0 => {
+                    if pos.piece_at(ahead) != EMPTY {
+                        continue;
+                    }
+                    Move::new(from, ahead, MoveKind::PromoteQueen, false)
+                }
+                1 | 2 => {
+                    let to = if step == 1 {
+                        ahead.wrapping_sub(1)
+                    } else {
+                        ahead.wrapping_add(1)
+                    };
+                    let b = pos.piece_at(to);
+                    if !on_board(to) || b == EMPTY || is_color(b, us) {
+                        continue;
+                    }
+                    Move::new(from, to, MoveKind::PromoteQueen, true)
+                }
+                _ => {
+                    self.slot += 1;
+                    self.cursor = 0;
+                    continue;
+                }
+            };
+            if m != self.main {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    fn next_en_passant(&mut self, pos: &Position) -> Option<Move> {
+        let ep = pos.ep_square();
+        if ep == NO_SQUARE {
+            return None;
+        }
+        let us = pos.side_to_move();
+        let pawn = make_piece(us, PAWN);
+        while self.cursor < 2 {
+            let side: u8 = if self.cursor == 0 { 1 } else { 0u8.wrapping_sub(1) };
+            self.cursor += 1;
+            let base = match us {
+                Color::White => ep.wrapping_sub(16),
+                Color::Black => ep.wrapping_add(16),
+            };
+            let from = base.wrapping_add(side);
+            if on_board(from) && pos.piece_at(from) == pawn {
+                let m = Move::new(from, ep, MoveKind::EnPassant, true);
+                if m != self.main {
+                    return Some(m);
+                }
+            }
+        }
+        None
+    }
+
+    fn next_castle(&mut self, pos: &Position, killers: &[Move; 2]) -> Option<Move> {
+        let us = pos.side_to_move();
+        let home = if us == Color::White { E1 } else { E8 };
+        while self.cursor < 2 {
+            let to = if self.cursor == 0 { home + 2 } else { home - 2 };
+            self.cursor += 1;
+            let m = Move::new(home, to, MoveKind::Castle, false);
+            let killer = m == killers[0] || m == killers[1];
+            if m != self.main && !killer && pos.is_pseudo_legal(m) {
+                return Some(m);
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,788 @@
+//! The search, top-down.
+//!
+//! * [`run`]: sets up the evaluation context, then iterative deepening with
+//!   CP1's aspiration scheme: window `old - 1 pawn .. old + 0.5 pawn`; a fail
+//!   high is accepted without re-search (the move that failed high becomes
+//!   the best move and the next iteration starts); a fail low is searched
+//!   again with a full window.
+//! * [`Searcher::root`]: the main line first; if it comes back below the old
+//!   score, beta is trimmed by 0.2 pawn; a new best move raises alpha by a
+//!   0.1 pawn tolerance, so later moves must be clearly better.
+//! * [`Searcher::search`]: principal variation search with mate-distance
+//!   pruning, draw detection (one repetition in the tree, 50 moves), static
+//!   pruning near the horizon (eval - max loss - 0.25 pawn >= beta), the
+//!   null move (R = 2), CP1's extensions (check, single reply, pawn to the
+//!   7th, entering a pawn ending; only while ply < 2 x iteration), futility
+//!   pruning one and two plies before the horizon (3 and 5 pawns), and
+//!   late-move reductions for quiet moves from the last stage.
+//! * [`Searcher::qsearch`]: standing pat, good captures only (losing ones
+//!   are pruned by swap-off), queen promotions, delta pruning; all evasions
+//!   when in check.
+//!
+//! Stack: the recursive frames hold scalars only; the picker, the undo
+//! record and the saved score of each ply live in `Engine::plies`, killers
+//! and PV in the [`Engine`] too. Rarely used node code (null move, static
+//! pruning, counting replies) sits in separate functions so that its
+//! locals are not part of every frame.
+
+use super::eval::{incremental_from_scratch, EvalCtx, NPM_UNITS, VALUE};
+use super::picker::Stage;
+use super::see::hanging;
+use super::time::SearchLimits;
+use super::*;
+use crate::chess::piece::*;
+use crate::chess::square::*;
+use crate::chess::{Color, Move, MoveGen, MoveKind, Position};
+
+/// Flags handed from a node to its child.
+const NULL_LINE: u8 = 1; // a null move was played on the way here
+const PREV_NULL: u8 = 2; // the move into this node was a null move
+const PREV_CHECK: u8 = 4; // the side that moved into this node was in check
+const PREV_THREAT: u8 = 8; // that move pushed a pawn to the 6th/7th or came near our king
+const FOLLOW_PV: u8 = 16; // this node lies on the previous main line
+/// Node flags kept in the ply array (NULL_LINE shared with the above).
+const N_IN_CHECK: u8 = 2;
+const N_PV: u8 = 4;
+const N_FUTILE: u8 = 8;
+
+/// Root tolerance and beta trim (CP1), aspiration window.
+const ROOT_TOLERANCE: i16 = 10;
+const BETA_TRIM: i16 = 20;
+const ASPIRATION_LOW: i16 = 100;
+const ASPIRATION_HIGH: i16 = 50;
+/// Futility margins one and two plies before the horizon, static pruning margin.
+const FUTILITY: [i16; 3] = [0, 300, 500];
+const STATIC_MARGIN: i16 = 25;
+/// Delta pruning margin in quiescence.
+const DELTA: i16 = 150;
+
+/// Square of the man captured by `m`.
+#[inline(always)]
+fn victim_square(m: Move) -> Square {
+    let to = m.to();
+    if m.kind() == MoveKind::EnPassant {
+        (m.from() & 0xF0) | (to & 0x0F)
+    } else {
+        to
+    }
+}
+
+struct Searcher<'a, H: SearchHost + ?Sized> {
+    e: &'a mut Engine,
+    pos: &'a mut Position,
+    host: &'a mut H,
+    max_nodes: u32,
+    root_best: Move,
+    root_score: i16,
+}
+
+/// Entry point of [`Engine::search`].
+pub(crate) fn run<H: SearchHost + ?Sized>(
+    e: &mut Engine,
+    pos: &mut Position,
+    limits: &SearchLimits,
+    host: &mut H,
+) -> SearchResult {
+    let now = host.now_ms();
+    e.clock.begin(now, limits, pos.side_to_move());
+    e.nodes = 0;
+    e.poll = POLL_NODES;
+    e.stopped = false;
+    e.seldepth = 0;
+    e.ctx = EvalCtx::from_position(pos);
+    let (psq, npm, pawns) = incremental_from_scratch(&e.ctx, pos);
+    e.psq = psq;
+    e.npm = npm;
+    e.pawns = pawns;
+    e.killers = [[Move::NONE; 2]; MAX_PLY];
+    e.main_len = 0;
+    let mut s = Searcher {
+        e,
+        pos,
+        host,
+        max_nodes: limits.nodes,
+        root_best: Move::NONE,
+        root_score: 0,
+    };
+    s.iterate(limits)
+}
+
+impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
+    fn iterate(&mut self, limits: &SearchLimits) -> SearchResult {
+        // Legal moves at the root: none = game over; one = answer at once
+        // when playing on the clock.
+        let mut legal = 0u8;
+        let mut first = Move::NONE;
+        let mut gen = MoveGen::new();
+        while let Some(m) = gen.next_legal(self.pos) {
+            if legal == 0 {
+                first = m;
+            }
+            legal += 1;
+            if legal > 1 {
+                break;
+            }
+        }
+        if legal == 0 {
+            let score = if self.pos.in_check() { -MATE } else { DRAW };
+            return self.result(Move::NONE, score, 0);
+        }
+        self.root_best = first;
+        let max_depth = if limits.depth == 0 || limits.depth as usize > MAX_PLY - 1 {
+            MAX_PLY as u8 - 1
+        } else {
+            limits.depth
+        };
+        let mut old = 0i16;
+        let mut completed = 0u8;
+        let mut score = 0i16;
+        for depth in 1..=max_depth {
+            self.e.iteration = depth;
+            let (alpha, beta) = if depth == 1 || old.abs() > MATE_BOUND {
+                (-INFINITE, INFINITE)
+            } else {
+                (old - ASPIRATION_LOW, old + ASPIRATION_HIGH)
+            };
+            let mut v = self.root(depth as i8, alpha, beta, old);
+            if !self.e.stopped && v <= alpha {
+                v = self.root(depth as i8, -INFINITE, INFINITE, old);
+            }
+            if self.e.stopped {
+                // Keep what the unfinished iteration proved at the root.
+                if self.root_score > score && !self.root_best.is_none() {
+                    score = self.root_score;
+                }
+                break;
+            }
+            old = v;
+            score = v;
+            completed = depth;
+            let n = (self.e.pv_len[0] as usize).min(PV_LEN);
+            if n > 0 && self.e.pv[0] == self.root_best {
+                self.e.main_line[..n].copy_from_slice(&self.e.pv[..n]);
+                self.e.main_len = n as u8;
+            } else {
+                self.e.main_line[0] = self.root_best;
+                self.e.main_len = 1;
+            }
+            self.report(depth, v);
+            if legal == 1 && limits.is_timed() {
+                break;
+            }
+            if v.abs() > MATE_BOUND && (MATE - v.abs()) <= depth as i16 {
+                break; // mate within the full-width horizon
+            }
+            let now = self.host.now_ms();
+            if self.e.clock.soft_exceeded(now) {
+                break;
+            }
+        }
+        // Analysis and pondering never answer before being told to.
+        if limits.infinite || self.e.clock.pondering {
+            while !self.e.stopped {
+                if self.host.stop_requested() {
+                    break;
+                }
+                if self.e.clock.pondering && self.host.ponder_hit() {
+                    break;
+                }
+            }
+        }
+        let best = self.root_best;
+        let ponder = if self.e.main_len >= 2 && self.e.main_line[0] == best {
+            self.e.main_line[1]
+        } else {
+            Move::NONE
+        };
+        let mut r = self.result(best, score, completed);
+        r.ponder = ponder;
+        r
+    }
+
+    fn result(&mut self, best: Move, score: i16, depth: u8) -> SearchResult {
+        let now = self.host.now_ms();
+        SearchResult {
+            best,
+            ponder: Move::NONE,
+            score,
+            depth,
+            nodes: self.e.nodes,
+            elapsed_ms: self.e.clock.elapsed(now),
+        }
+    }
+
+    fn report(&mut self, depth: u8, score: i16) {
+        let now = self.host.now_ms();
+        let n = (self.e.pv_len[0] as usize).min(PV_LEN);
+        let info = SearchInfo {
+            depth,
+            seldepth: self.e.seldepth,
+            score: Score::from_internal(score),
+            nodes: self.e.nodes,
+            elapsed_ms: self.e.clock.elapsed(now),
+            pv: &self.e.pv[..n],
+        };
+        self.host.report(&info);
+    }
+
+    /// Counts a node and polls the host every [`POLL_NODES`]; true = stop.
+    #[inline(always)]
+    fn tick(&mut self) -> bool {
+        self.e.nodes = self.e.nodes.wrapping_add(1);
+        self.e.poll -= 1;
+        if self.e.poll == 0 {
+            self.e.poll = POLL_NODES;
+            self.poll_host();
+        }
+        self.e.stopped
+    }
+
+    #[inline(never)]
+    fn poll_host(&mut self) {
+        if self.host.stop_requested() {
+            self.e.stopped = true;
+            return;
+        }
+        if self.max_nodes != 0 && self.e.nodes >= self.max_nodes {
+            self.e.stopped = true;
+            return;
+        }
+        let now = self.host.now_ms();
+        if self.e.clock.pondering {
+            if self.host.ponder_hit() {
+                self.e.clock.ponder_hit(now);
+            }
+            return;
+        }
+        if self.e.clock.hard_exceeded(now) {
+            self.e.stopped = true;
+        }
+    }
+
+    /// Makes `m` at ply `p`, keeping the incremental evaluation up to date;
+    /// the undo record and the old score go to the ply array.
+    /// Returns true if the move captured the last officer (a pawn ending begins).
+    #[inline(never)]
+    fn make(&mut self, p: usize, m: Move) -> bool {
+        let e = &mut *self.e;
+        let pos = &*self.pos;
+        e.plies[p].psq = e.psq;
+        let us = pos.side_to_move().index();
+        let from = m.from();
+        let to = m.to();
+        let code = pos.piece_at(from);
+        let mut d = -e.ctx.psq(code, from);
+        let mut officer_taken = false;
+        if m.is_capture() {
+            let vsq = victim_square(m);
+            let vcode = pos.piece_at(vsq);
+            d -= e.ctx.psq(vcode, vsq);
+            let k = kind_of(vcode);
+            if k == PAWN {
+                e.pawns[1 - us] -= 1;
+            } else {
+                officer_taken = true;
+                e.npm[1 - us] -= NPM_UNITS.get(k as usize);
+            }
+        }
+        if m.is_promotion() {
+            let p = m.promotion();
+            d += e.ctx.psq(code - PAWN + p, to);
+            e.pawns[us] -= 1;
+            e.npm[us] += NPM_UNITS.get(p as usize);
+        } else {
+            d += e.ctx.psq(code, to);
+        }
+        if m.kind() == MoveKind::Castle {
+            let (rf, rt) = if to > from {
+                (from + 3, from + 1)
+            } else {
+                (from - 4, from - 1)
+            };
+            let rook = pos.piece_at(rf);
+            d += e.ctx.psq(rook, rt) - e.ctx.psq(rook, rf);
+        }
+        e.psq += d;
+        e.plies[p].undo = self.pos.make_move(m);
+        officer_taken && e.npm[0] == 0 && e.npm[1] == 0
+    }
+
+    /// Takes back `m` made at ply `p`; material counts are derived again
+    /// from the restored board.
+    #[inline(never)]
+    fn unmake(&mut self, p: usize, m: Move) {
+        let e = &mut *self.e;
+        self.pos.unmake_move(m, &e.plies[p].undo);
+        e.psq = e.plies[p].psq;
+        let us = self.pos.side_to_move().index();
+        if m.is_capture() {
+            let k = kind_of(self.pos.piece_at(victim_square(m)));
+            if k == PAWN {
+                e.pawns[1 - us] += 1;
+            } else {
+                e.npm[1 - us] += NPM_UNITS.get(k as usize);
+            }
+        }
+        if m.is_promotion() {
+            e.pawns[us] += 1;
+            e.npm[us] -= NPM_UNITS.get(m.promotion() as usize);
+        }
+    }
+
+    /// Copies `m` plus the child's line into the PV row of `ply`.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        if ply >= PV_LEN {
+            return;
+        }
+        let row = pv_offset(ply);
+        self.e.pv[row] = m;
+        let mut n = 1usize;
+        if ply + 1 < PV_LEN {
+            let child = pv_offset(ply + 1);
+            let len = (self.e.pv_len[ply + 1] as usize).min(PV_LEN - ply - 1);
+            for i in 0..len {
+                self.e.pv[row + 1 + i] = self.e.pv[child + i];
+            }
+            n += len;
+        }
+        self.e.pv_len[ply] = n as u8;
+    }
+
+    /// The root: CP1's main line first, beta trim and tolerance.
+    fn root(&mut self, depth: i8, alpha0: i16, beta0: i16, old: i16) -> i16 {
+        let mut alpha = alpha0;
+        let mut beta = beta0;
+        let in_check = self.pos.in_check();
+        let main = self.root_best;
+        let follow = self.e.main_len > 1 && self.e.main_line[0] == main;
+        self.e.plies[0].picker.reset(main, true, false);
+        let mut best = -INFINITE;
+        let mut n = 0u8;
+        self.e.pv_len[0] = 0;
+        self.root_score = -INFINITE;
+        loop {
+            let e = &mut *self.e;
+            let Some((m, _stage)) = e.plies[0].picker.next(self.pos, &e.killers[0]) else {
+                break;
+            };
+            if !self.pos.is_legal_given_check(m, in_check) {
+                continue;
+            }
+            n += 1;
+            let pawn_ending = self.make(0, m);
+            let gives_check = self.pos.in_check();
+            let ext = self.extension(m, gives_check, 0, pawn_ending);
+            let mut flags = self.child_flags(m, in_check);
+            if follow && m == main {
+                flags |= FOLLOW_PV;
+            }
+            let nd = depth - 1 + ext;
+            let mut v;
+            if n == 1 {
+                v = -self.search(1, nd, -beta, -alpha, gives_check, flags);
+            } else {
+                v = -self.search(1, nd, -alpha - 1, -alpha, gives_check, flags);
+                if v > alpha && !self.e.stopped {
+                    // Re-search with the open window, for the score and the PV.
+                    v = -self.search(1, nd, -beta, -alpha, gives_check, flags);
+                }
+            }
+            self.unmake(0, m);
+            if self.e.stopped {
+                break;
+            }
+            if v > best {
+                best = v;
+            }
+            if n == 1 && depth > 1 && v < old && v > alpha0 && v < beta {
+                // The main line lost ground: the rest will hardly do better.
+                beta = (beta - BETA_TRIM).max(v + 1);
+            }
+            if v > alpha {
+                self.root_best = m;
+                self.root_score = v;
+                self.update_pv(0, m);
+                if depth > 1 {
+                    self.report(depth as u8, v);
+                }
+                if v >= beta {
+                    // Fail high: accepted without re-search (CP1). The other
+                    // moves must still beat it, which null windows at the
+                    // new bound check cheaply.
+                    alpha = v;
+                    beta = INFINITE;
+                    continue;
+                }
+                alpha = if v.abs() < MATE_BOUND {
+                    (v + ROOT_TOLERANCE).min(beta - 1)
+                } else {
+                    v
+                };
+            }
+        }
+        if n == 0 {
+            return if in_check { -MATE } else { DRAW };
+        }
+        best
+    }
+
+    /// Extension of the move just made (`gives_check`: the opponent is now in
+    /// check). Only while ply < 2 x iteration, as CP1.
+    #[inline(never)]
+    fn extension(&self, m: Move, gives_check: bool, ply: u8, pawn_ending: bool) -> i8 {
+        if ply >= 2 * self.e.iteration {
+            return 0;
+        }
+        if gives_check {
+            return 1;
+        }
+        if pawn_ending {
+            return 2;
+        }
+        let to = m.to();
+        if kind_of(self.pos.piece_at(to)) == PAWN {
+            let r = rank_of(to);
+            if r == 6 && self.pos.side_to_move() == Color::Black
+                || r == 1 && self.pos.side_to_move() == Color::White
+            {
+                return 1; // pawn to the 7th
+            }
+        }
+        0
+    }
+
+    /// Flags for the child after `m` was made.
+    #[inline(never)]
+    fn child_flags(&self, m: Move, in_check: bool) -> u8 {
+        let mut f = 0;
+        if in_check {
+            f |= PREV_CHECK;
+        }
+        let to = m.to();
+        // The side now to move is the one threatened.
+        let king = self.pos.king_square(self.pos.side_to_move());
+        if eval::manhattan(to, king) <= 4 {
+            f |= PREV_THREAT;
+        } else if kind_of(self.pos.piece_at(to)) == PAWN {
+            let r = rank_of(to);
+            let rr = if self.pos.side_to_move() == Color::Black { r } else { 7 - r };
+            if rr >= 5 {
+                f |= PREV_THREAT;
+            }
+        }
+        f
+    }
+
+    /// Legal replies to check, counted up to two.
+    #[inline(never)]
+    fn count_replies(&self) -> u8 {
+        let mut gen = MoveGen::new();
+        let mut n = 0;
+        while gen.next_legal(self.pos).is_some() {
+            n += 1;
+            if n > 1 {
+                break;
+            }
+        }
+        n
+    }
+
+    /// CP1's static pruning (two plies before the horizon) and null move
+    /// (further away). Some(score) = cut this node.
+    #[inline(never)]
+    fn prune(&mut self, ply: u8, depth: i8, beta: i16, eval: i16, flags: u8) -> Option<i16> {
+        if depth <= 2 {
+            if self.e.pruning
+                && flags & (NULL_LINE | PREV_CHECK | PREV_THREAT) == 0
+                && eval - STATIC_MARGIN >= beta
+                && eval < MATE_BOUND
+            {
+                let loss = hanging(self.pos).max_loss;
+                if eval - loss - STATIC_MARGIN >= beta {
+                    return Some(eval - loss - STATIC_MARGIN);
+                }
+            }
+            return None;
+        }
+        let us = self.pos.side_to_move().index();
+        if self.e.null_move
+            && flags & (NULL_LINE | PREV_CHECK) == 0
+            && self.e.npm[us] != 0
+            && eval >= beta
+            && beta.abs() < MATE_BOUND
+            && eval - hanging(self.pos).max_loss >= beta
+        {
+            let undo = self.pos.make_null_move();
+            let v = -self.search(ply + 1, depth - 3, -beta, -beta + 1, false, NULL_LINE | PREV_NULL);
+            self.pos.unmake_null_move(&undo);
+            if self.e.stopped {
+                return Some(0);
+            }
+            if v >= beta {
+                return Some(if v > MATE_BOUND { beta } else { v });
+            }
+        }
+        None
+    }
+
+    /// Everything a node does before its move loop: node count and polling,
+    /// draws, mate-distance pruning, the single-reply extension, static
+    /// evaluation, static pruning, null move, futility; then the node state
+    /// goes to the ply array. Some(score) = the node is done. Kept apart so
+    /// that its temporaries are not part of the recursive frame.
+    #[inline(never)]
+    fn enter(&mut self, ply: u8, depth: i8, alpha: i16, beta: i16, in_check: bool, flags: u8) -> Option<i16> {
+        if self.tick() {
+            return Some(0);
+        }
+        let p = ply as usize;
+        if p < PV_LEN {
+            self.e.pv_len[p] = 0;
+        }
+        if self.pos.halfmove_clock() >= 100 || self.pos.repetitions() > 0 {
+            return Some(DRAW);
+        }
+        if p >= MAX_PLY - 1 {
+            return Some(self.e.evaluate(self.pos, alpha, beta));
+        }
+        // Mate-distance pruning.
+        let mut alpha = alpha;
+        let mut beta = beta;
+        let mated = -MATE + ply as i16;
+        if alpha < mated {
+            alpha = mated;
+        }
+        if beta > -mated - 1 {
+            beta = -mated - 1;
+        }
+        if alpha >= beta {
+            return Some(alpha);
+        }
+        let pv_node = alpha + 1 < beta;
+        let mut depth = depth;
+        if in_check && ply < 2 * self.e.iteration {
+            // Single reply to check: one more ply.
+            match self.count_replies() {
+                0 => return Some(mated),
+                1 => depth += 1,
+                _ => {}
+            }
+        }
+        let mut futile = false;
+        if !in_check {
+            let eval = self.e.evaluate(self.pos, alpha, beta);
+            if !pv_node {
+                if let Some(v) = self.prune(ply, depth, beta, eval, flags) {
+                    return Some(v);
+                }
+                futile = self.e.pruning && depth <= 2 && eval + FUTILITY[depth as usize] <= alpha;
+            }
+        }
+        let main = if flags & FOLLOW_PV != 0 && p < self.e.main_len as usize {
+            self.e.main_line[p]
+        } else {
+            Move::NONE
+        };
+        let n = &mut self.e.plies[p];
+        n.picker.reset(main, depth >= 2, false);
+        n.alpha = alpha;
+        n.beta = beta;
+        n.best = -INFINITE;
+        n.depth = depth;
+        n.legal = 0;
+        n.flags = (flags & NULL_LINE)
+            | if in_check { N_IN_CHECK } else { 0 }
+            | if pv_node { N_PV } else { 0 }
+            | if futile { N_FUTILE } else { 0 };
+        None
+    }
+
+    fn search(&mut self, ply: u8, depth: i8, alpha: i16, beta: i16, in_check: bool, flags: u8) -> i16 {
+        if depth <= 0 {
+            return self.qsearch(ply, alpha, beta, in_check);
+        }
+        if let Some(v) = self.enter(ply, depth, alpha, beta, in_check, flags) {
+            return v;
+        }
+        let p = ply as usize;
+        let main = self.e.plies[p].picker.main();
+        loop {
+            let e = &mut *self.e;
+            let Some((m, stage)) = e.plies[p].picker.next(self.pos, &e.killers[p]) else {
+                break;
+            };
+            let nf = e.plies[p].flags;
+            let in_check = nf & N_IN_CHECK != 0;
+            if !self.pos.is_legal_given_check(m, in_check) {
+                continue;
+            }
+            self.e.plies[p].legal += 1;
+            let pawn_ending = self.make(p, m);
+            let gives_check = self.pos.in_check();
+            let ext = self.extension(m, gives_check, ply, pawn_ending);
+            let quiet = !m.is_capture() && !m.is_promotion();
+            let n = &self.e.plies[p];
+            if nf & N_FUTILE != 0
+                && n.legal > 1
+                && quiet
+                && stage >= Stage::Killer1
+                && !gives_check
+                && ext == 0
+                && n.best > -MATE_BOUND
+            {
+                self.unmake(p, m);
+                continue;
+            }
+            let mut cf = self.child_flags(m, in_check) | (nf & NULL_LINE);
+            if m == main {
+                cf |= FOLLOW_PV;
+            }
+            let n = &self.e.plies[p];
+            let (alpha, beta, depth, legal) = (n.alpha, n.beta, n.depth, n.legal);
+            let nd = depth - 1 + ext;
+            let mut v;
+            if legal == 1 {
+                v = -self.search(ply + 1, nd, -beta, -alpha, gives_check, cf);
+            } else {
+                let r: i8 = if self.e.lmr
+                    && depth >= 3
+                    && stage >= Stage::Quiets
+                    && !in_check
+                    && !gives_check
+                    && ext == 0
+                    && legal > 3
+                {
+                    if legal > 8 && depth >= 5 {
+                        2
+                    } else {
+                        1
+                    }
+                } else {
+                    0
+                };
+                v = -self.search(ply + 1, nd - r, -alpha - 1, -alpha, gives_check, cf);
+                if r > 0 && v > alpha && !self.e.stopped {
+                    v = -self.search(ply + 1, nd, -alpha - 1, -alpha, gives_check, cf);
+                }
+                if nf & N_PV != 0 && v > alpha && v < beta && !self.e.stopped {
+                    v = -self.search(ply + 1, nd, -beta, -alpha, gives_check, cf);
+                }
+            }
+            self.unmake(p, m);
+            if self.e.stopped {
+                return 0;
+            }
+            if self.improve(p, m, v, stage, quiet) {
+                break;
+            }
+        }
+        let n = &self.e.plies[p];
+        if n.legal == 0 {
+            return if n.flags & N_IN_CHECK != 0 { -MATE + ply as i16 } else { DRAW };
+        }
+        n.best
+    }
+
+    /// A child of ply `p` returned `v` for `m`: new best, PV, killers.
+    /// True on a beta cut-off.
+    #[inline(never)]
+    fn improve(&mut self, p: usize, m: Move, v: i16, stage: Stage, quiet: bool) -> bool {
+        let n = &mut self.e.plies[p];
+        if v <= n.best {
+            return false;
+        }
+        n.best = v;
+        if v <= n.alpha {
+            return false;
+        }
+        n.alpha = v;
+        let cut = v >= n.beta;
+        let pv = n.flags & N_PV != 0;
+        if pv {
+            self.update_pv(p, m);
+        }
+        if cut && quiet && m.kind() != MoveKind::Castle && stage != Stage::MainLine {
+            let k = &mut self.e.killers[p];
+            if k[0] != m {
+                k[1] = k[0];
+                k[0] = m;
+            }
+        }
+        cut
+    }
+
+    fn qsearch(&mut self, ply: u8, alpha: i16, beta: i16, in_check: bool) -> i16 {
+        if self.tick() {
+            return 0;
+        }
+        let p = ply as usize;
+        if p < PV_LEN {
+            self.e.pv_len[p] = 0;
+        }
+        if ply > self.e.seldepth {
+            self.e.seldepth = ply;
+        }
+        if p >= MAX_PLY - 1 {
+            return self.e.evaluate(self.pos, alpha, beta);
+        }
+        let mut alpha = alpha;
+        let mut best;
+        let stand;
+        if in_check {
+            best = -INFINITE;
+            stand = -INFINITE;
+            self.e.plies[p].picker.reset(Move::NONE, false, false);
+        } else {
+            stand = self.e.evaluate(self.pos, alpha, beta);
+            if stand >= beta {
+                return stand;
+            }
+            if stand > alpha {
+                alpha = stand;
+            }
+            best = stand;
+            self.e.plies[p].picker.reset(Move::NONE, false, true);
+        }
+        let mut legal = 0u8;
+        loop {
+            let e = &mut *self.e;
+            let Some((m, _)) = e.plies[p].picker.next(self.pos, &NO_KILLERS) else {
+                break;
+            };
+            if !in_check && !m.is_promotion() {
+                // Delta pruning: even winning the victim cannot reach alpha.
+                let victim = kind_of(self.pos.piece_at(victim_square(m)));
+                if stand + VALUE.get(victim as usize) + DELTA <= alpha {
+                    continue;
+                }
+            }
+            if !self.pos.is_legal_given_check(m, in_check) {
+                continue;
+            }
+            legal += 1;
+            self.make(p, m);
+            let gives_check = self.pos.in_check();
+            let v = -self.qsearch(ply + 1, -beta, -alpha, gives_check);
+            self.unmake(p, m);
+            if self.e.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && legal == 0 {
+            return -MATE + ply as i16;
+        }
+        best
+    }
+}
+
+const NO_KILLERS: [Move; 2] = [Move::NONE; 2];

@@ -1,0 +1,269 @@
+//! Static exchange evaluation: Levy's "swap-off", done with x-rays.
+//!
+//! The exchange on one square is played out with the least valuable
+//! attacker each time; each side may stop capturing whenever continuing
+//! would lose. Men that have already taken part are marked in an 8-byte
+//! bitmap and treated as empty squares, so a slider behind an attacker
+//! (a rook behind a rook, a bishop or queen behind a pawn) joins in: the
+//! x-rays come for free from re-scanning the rays. Pins are ignored, as in
+//! Levy's description.
+
+use super::eval::{BIT, JUMPS, RAYS, VALUE};
+use crate::chess::piece::*;
+use crate::chess::square::*;
+use crate::chess::{Color, Move, MoveKind, Position};
+
+crate::progmem! {
+    /// Exchange values by kind; the king is "priceless" so that capturing
+    /// with it into a defended square never pays.
+    pub static SEE_VALUE: [i16; 7] = [0, 100, 320, 330, 500, 950, 5000];
+}
+
+/// Longest exchange followed.
+const MAX_SWAPS: usize = 16;
+
+/// Squares already used in the exchange: bit `file` of byte `rank`.
+type Removed = [u8; 8];
+
+#[inline(always)]
+fn is_removed(removed: &Removed, s: Square) -> bool {
+    removed[rank_of(s) as usize] & BIT.get(file_of(s) as usize) != 0
+}
+
+#[inline(always)]
+fn mark(removed: &mut Removed, s: Square) {
+    removed[rank_of(s) as usize] |= BIT.get(file_of(s) as usize);
+}
+
+/// Square of the least valuable man of `by` attacking `t`, ignoring the
+/// `removed` squares (as if empty), or [`NO_SQUARE`].
+fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Square {
+    let pawn = make_piece(by, PAWN);
+    let (a, b) = match by {
+        Color::White => (t.wrapping_sub(15), t.wrapping_sub(17)),
+        Color::Black => (t.wrapping_add(15), t.wrapping_add(17)),
+    };
+    if pos.piece_at(a) == pawn && !is_removed(removed, a) {
+        return a;
+    }
+    if pos.piece_at(b) == pawn && !is_removed(removed, b) {
+        return b;
+    }
+    let knight = make_piece(by, KNIGHT);
+    for j in 0..8 {
+        let s = t.wrapping_add(JUMPS.get(j) as u8);
+        if pos.piece_at(s) == knight && !is_removed(removed, s) {
+            return s;
+        }
+    }
+    let mut best = NO_SQUARE;
+    let mut best_kind = 7u8;
+    for d in 0..8 {
+        let step = RAYS.get(d) as u8;
+        let mut s = t.wrapping_add(step);
+        let mut first = true;
+        while on_board(s) {
+            let c = pos.piece_at(s);
+            if c != EMPTY && !is_removed(removed, s) {
+                if is_color(c, by) {
+                    let k = kind_of(c);
+                    let ok = if d < 4 {
+                        k == BISHOP || k == QUEEN
+                    } else {
+                        k == ROOK || k == QUEEN
+                    } || (k == KING && first);
+                    if ok && k < best_kind {
+                        best = s;
+                        best_kind = k;
+                    }
+                }
+                break;
+            }
+            first = false;
+            s = s.wrapping_add(step);
+        }
+    }
+    best
+}
+
+/// Plays out the exchange after the first capture: `gain0` was won, the
+/// capturer (worth `on_square`) now stands on `t`, `side` is to recapture.
+fn swap(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, on_square: i16, side: Color) -> i16 {
+    let mut gain = [0i16; MAX_SWAPS];
+    gain[0] = gain0;
+    let mut value = on_square;
+    let mut side = side;
+    let mut d = 0usize;
+    loop {
+        d += 1;
+        gain[d] = value - gain[d - 1];
+        let a = -gain[d - 1];
+        if (if a > gain[d] { a } else { gain[d] }) < 0 || d + 1 >= MAX_SWAPS {
+            break;
+        }
+        let s = least_attacker(pos, t, side, removed);
+        if s == NO_SQUARE {
+            break;
+        }
+        value = SEE_VALUE.get(kind_of(pos.piece_at(s)) as usize);
+        mark(removed, s);
+        side = side.other();
+    }
+    loop {
+        d -= 1;
+        if d == 0 {
+            break;
+        }
+        let a = -gain[d - 1];
+        gain[d - 1] = -(if a > gain[d] { a } else { gain[d] });
+    }
+    gain[0]
+}
+
+/// Static exchange value of move `m` for the side to move (0 for a quiet
+/// move to a safe square, negative if the man is lost).
+pub fn see(pos: &Position, m: Move) -> i16 {
+    let from = m.from();
+    let to = m.to();
+    let us = pos.side_to_move();
+    let mut removed = [0u8; 8];
+    mark(&mut removed, from);
+    let mut on_square = SEE_VALUE.get(kind_of(pos.piece_at(from)) as usize);
+    let mut gain0 = if m.kind() == MoveKind::EnPassant {
+        mark(&mut removed, (from & 0xF0) | (to & 0x0F));
+        SEE_VALUE.get(PAWN as usize)
+    } else {
+        SEE_VALUE.get(kind_of(pos.piece_at(to)) as usize)
+    };
+    if m.is_promotion() {
+        let v = VALUE.get(m.promotion() as usize);
+        gain0 += v - VALUE.get(PAWN as usize);
+        on_square = v;
+    }
+    swap(pos, to, &mut removed, gain0, on_square, us.other())
+}
+
+/// What `by` can win by capturing the man on `sq` (0 if nothing), i.e. the
+/// swap-off value of the square with `by` to move and free to abstain.
+pub fn see_at(pos: &Position, sq: Square, by: Color) -> i16 {
+    let mut removed = [0u8; 8];
+    let s = least_attacker(pos, sq, by, &removed);
+    if s == NO_SQUARE {
+        return 0;
+    }
+    mark(&mut removed, s);
+    let gain0 = SEE_VALUE.get(kind_of(pos.piece_at(sq)) as usize);
+    let on_square = SEE_VALUE.get(kind_of(pos.piece_at(s)) as usize);
+    let v = swap(pos, sq, &mut removed, gain0, on_square, by.other());
+    if v > 0 {
+        v
+    } else {
+        0
+    }
+}
+
+/// CP1's Hang_1 / Hang_2: the two men of the side to move that the
+/// opponent could win most by (pawns and king excluded), and the larger loss.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Hanging {
+    /// Estimated maximum material loss (CP1's Max_Loss).
+    pub max_loss: i16,
+    /// Piece-list slots of the two most endangered men (0 = none).
+    pub slots: [u8; 2],
+}
+
+pub fn hanging(pos: &Position) -> Hanging {
+    let us = pos.side_to_move();
+    let them = us.other();
+    let mut h = Hanging::default();
+    let mut second = 0i16;
+    for (slot, &sq) in pos.piece_list(us).iter().enumerate().skip(1) {
+        if sq == NO_SQUARE || kind_of(pos.piece_at(sq)) == PAWN {
+            continue;
+        }
+        let loss = see_at(pos, sq, them);
+        if loss <= 0 {
+            continue;
+        }
+        if loss > h.max_loss {
+            second = h.max_loss;
+            h.slots[1] = h.slots[0];
+            h.max_loss = loss;
+            h.slots[0] = slot as u8;
+        } else if loss > second {
+            second = loss;
+            h.slots[1] = slot as u8;
+        }
+    }
+    h
+}
+
+/// Enumerates the men of `us` attacking `t`, least valuable first: pawns,
+/// knights, bishops, rooks, queens, king. `cursor` (start at 0) is the
+/// whole state. Pawn captures onto the last rank are left out (they are
+/// promotions, picked in their own stage).
+pub(crate) fn next_attacker(pos: &Position, t: Square, us: Color, cursor: &mut u8) -> Square {
+    loop {
+        let c = *cursor;
+        if c >= 34 {
+            return NO_SQUARE;
+        }
+        *cursor = c + 1;
+        let s = match c {
+            0 | 1 => {
+                let last = if us == Color::White { 7 } else { 0 };
+                if rank_of(t) == last {
+                    *cursor = 2;
+                    continue;
+                }
+                let off: u8 = if c == 0 { 15 } else { 17 };
+                let s = if us == Color::White {
+                    t.wrapping_sub(off)
+                } else {
+                    t.wrapping_add(off)
+                };
+                if pos.piece_at(s) == make_piece(us, PAWN) {
+                    s
+                } else {
+                    continue;
+                }
+            }
+            2..=9 => {
+                let s = t.wrapping_add(JUMPS.get(c as usize - 2) as u8);
+                if pos.piece_at(s) == make_piece(us, KNIGHT) {
+                    s
+                } else {
+                    continue;
+                }
+            }
+            26..=33 => {
+                let s = t.wrapping_add(RAYS.get(c as usize - 26) as u8);
+                if pos.piece_at(s) == make_piece(us, KING) {
+                    s
+                } else {
+                    continue;
+                }
+            }
+            _ => {
+                let (d, want) = if c < 14 {
+                    (c - 10, BISHOP)
+                } else if c < 18 {
+                    (c - 14 + 4, ROOK)
+                } else {
+                    (c - 18, QUEEN)
+                };
+                let step = RAYS.get(d as usize) as u8;
+                let mut s = t.wrapping_add(step);
+                while on_board(s) && pos.piece_at(s) == EMPTY {
+                    s = s.wrapping_add(step);
+                }
+                if on_board(s) && pos.piece_at(s) == make_piece(us, want) {
+                    s
+                } else {
+                    continue;
+                }
+            }
+        };
+        return s;
+    }
+}

@@ -1,0 +1,491 @@
+//! The serial protocol of `firmware/docs/serial-protocol.md`: one command
+//! per line (from [`crate::line::LineAssembler`]), executed against the game.
+//!
+//! Every bad line (unknown command, bad argument, illegal move, bad FEN)
+//! gets one `error ...` line and changes nothing. Searches (`go`, `bench`)
+//! are returned to the driver as [`Deferred`] work, because they need the
+//! serial line themselves (`stop`, `ponderhit`).
+//!
+//! All constant text is in flash; replies end with LF.
+
+use crate::app::Platform;
+use crate::chess::piece::{BISHOP, KNIGHT, QUEEN, ROOK};
+use crate::chess::square::parse_square;
+use crate::chess::{GameStatus, Move, Undo, FEN_MAX_LEN};
+use crate::engine::{Score, SearchInfo, SearchLimits, SearchResult};
+use crate::flash_str;
+use crate::game::{Game, Opponent};
+use crate::line::LineError;
+use crate::progmem::{read_flash, Table};
+use core::mem::MaybeUninit;
+use crate::ui::Ui;
+
+/// Largest `perft` depth accepted.
+pub const MAX_PERFT: u8 = 6;
+/// Default depth of `bench`.
+pub const BENCH_DEPTH: u8 = 4;
+/// Largest `bench` depth accepted.
+pub const MAX_BENCH_DEPTH: u8 = 8;
+pub const BENCH_POSITIONS: u8 = 4;
+/// Moves one `moves` line can carry (a 96-byte line holds at most 19).
+const MAX_MOVES: usize = 20;
+
+/// Work for the driver: a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deferred {
+    Go(SearchLimits),
+    /// `bench` at this depth.
+    Bench(u8),
+}
+
+/// A line received while a search runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Busy {
+    Stop,
+    PonderHit,
+    Ping,
+    Refused,
+}
+
+/// Serial output helpers.
+pub struct Tx<'a, P: Platform>(pub &'a mut P);
+
+impl<P: Platform> Tx<'_, P> {
+    pub fn byte(&mut self, b: u8) {
+        self.0.tx(b);
+    }
+
+    pub fn bytes(&mut self, s: &[u8]) {
+        for &b in s {
+            self.0.tx(b);
+        }
+    }
+
+    /// A flash string.
+    #[inline(always)]
+    pub fn flash<const N: usize>(&mut self, s: &Table<u8, N>) {
+        self.flash_raw(s as *const Table<u8, N> as *const u8, N);
+    }
+
+    #[inline(never)]
+    fn flash_raw(&mut self, p: *const u8, n: usize) {
+        for i in 0..n {
+            // SAFETY: `p..p+n` is a flash string (see `flash`).
+            self.0.tx(unsafe { read_flash(p.add(i)) });
+        }
+    }
+
+    /// A flash string and the line end.
+    #[inline(always)]
+    pub fn line<const N: usize>(&mut self, s: &Table<u8, N>) {
+        self.flash(s);
+        self.nl();
+    }
+
+    pub fn nl(&mut self) {
+        self.0.tx(b'\n');
+    }
+
+    pub fn num32(&mut self, n: u32) -> usize {
+        let mut d = [0u8; 10];
+        let mut i = d.len();
+        let mut n = n;
+        loop {
+            i -= 1;
+            d[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        self.bytes(&d[i..]);
+        d.len() - i
+    }
+
+    /// A move in coordinate notation ("0000" for none); returns its length.
+    pub fn mv(&mut self, m: Move) -> usize {
+        let mut b = [0u8; 5];
+        match m.write_coord(&mut b) {
+            Some(n) if !m.is_none() => {
+                self.bytes(&b[..n]);
+                n
+            }
+            _ => {
+                self.flash(flash_str!(b"0000"));
+                4
+            }
+        }
+    }
+}
+
+/// Reports a line the assembler rejected.
+pub fn line_error<P: Platform>(p: &mut P, e: LineError) {
+    let mut t = Tx(p);
+    match e {
+        LineError::TooLong => t.line(flash_str!(b"error line too long")),
+        LineError::Garbage => t.line(flash_str!(b"error bad characters")),
+    }
+}
+
+/// Splits off the first space-separated word.
+fn word(s: &[u8]) -> (&[u8], &[u8]) {
+    let s = trim(s);
+    let end = s.iter().position(|&b| b == b' ').unwrap_or(s.len());
+    (&s[..end], trim(&s[end..]))
+}
+
+fn trim(mut s: &[u8]) -> &[u8] {
+    while let [b' ', rest @ ..] = s {
+        s = rest;
+    }
+    while let [rest @ .., b' '] = s {
+        s = rest;
+    }
+    s
+}
+
+crate::progmem! {
+    /// Command and `go` keywords, NUL-padded; see the `K_*` indices.
+    static WORDS: [[u8; 9]; 21] = [
+        *b"ping\0\0\0\0\0", *b"new\0\0\0\0\0\0", *b"fen\0\0\0\0\0\0", *b"moves\0\0\0\0",
+        *b"go\0\0\0\0\0\0\0", *b"perft\0\0\0\0", *b"bench\0\0\0\0", *b"fen?\0\0\0\0\0",
+        *b"status?\0\0", *b"stop\0\0\0\0\0", *b"ponderhit", *b"infinite\0", *b"ponder\0\0\0",
+        *b"depth\0\0\0\0", *b"nodes\0\0\0\0", *b"movetime\0", *b"wtime\0\0\0\0", *b"btime\0\0\0\0",
+        *b"winc\0\0\0\0\0", *b"binc\0\0\0\0\0", *b"movestogo",
+    ];
+}
+
+const K_PING: u8 = 0;
+const K_NEW: u8 = 1;
+const K_FEN: u8 = 2;
+const K_MOVES: u8 = 3;
+const K_GO: u8 = 4;
+const K_PERFT: u8 = 5;
+const K_BENCH: u8 = 6;
+const K_FEN_Q: u8 = 7;
+const K_STATUS_Q: u8 = 8;
+const K_STOP: u8 = 9;
+const K_PONDERHIT: u8 = 10;
+const K_INFINITE: u8 = 11;
+const K_PONDER: u8 = 12;
+const K_DEPTH: u8 = 13;
+const K_MOVESTOGO: u8 = 20;
+const K_NONE: u8 = 255;
+
+/// Index of keyword `s` in `WORDS`, or `K_NONE`.
+#[inline(never)]
+fn keyword(s: &[u8]) -> u8 {
+    if s.len() > 9 {
+        return K_NONE;
+    }
+    for k in 0..21u8 {
+        let w = WORDS.get(k as usize);
+        if (0..9).all(|i| w[i] == *s.get(i).unwrap_or(&0)) {
+            return k;
+        }
+    }
+    K_NONE
+}
+
+#[inline(never)]
+fn number(s: &[u8]) -> Option<u32> {
+    if s.is_empty() || s.len() > 10 {
+        return None;
+    }
+    let mut n: u32 = 0;
+    for &b in s {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        if n > (u32::MAX - 9) / 10 {
+            return None;
+        }
+        n = (n << 3) + (n << 1) + (b - b'0') as u32;
+    }
+    Some(n)
+}
+
+/// A line while a search runs.
+pub fn busy_command(line: &[u8]) -> Busy {
+    let (cmd, rest) = word(line);
+    match keyword(cmd) {
+        _ if !rest.is_empty() => Busy::Refused,
+        K_STOP => Busy::Stop,
+        K_PONDERHIT => Busy::PonderHit,
+        K_PING => Busy::Ping,
+        _ => Busy::Refused,
+    }
+}
+
+/// Executes a line while idle.
+#[inline(never)]
+pub fn execute<P: Platform>(line: &[u8], game: &mut Game, ui: &mut Ui, p: &mut P) -> Option<Deferred> {
+    let (cmd, rest) = word(line);
+    let mut t = Tx(p);
+    let bare = rest.is_empty();
+    match keyword(cmd) {
+        K_PING if bare => t.line(flash_str!(b"pong")),
+        K_NEW if bare => {
+            game.new_game();
+            game.computer = Opponent::None;
+            ui.reset(game);
+            t.line(flash_str!(b"ok"));
+        }
+        K_FEN if !bare => {
+            if game.set_fen(rest).is_ok() {
+                game.computer = Opponent::None;
+                ui.reset(game);
+                t.line(flash_str!(b"ok"));
+            } else {
+                t.line(flash_str!(b"error bad fen"));
+            }
+        }
+        K_MOVES => moves(rest, game, ui, &mut t),
+        K_GO => match parse_go(rest) {
+            Some(l) => return Some(Deferred::Go(l)),
+            None => t.line(flash_str!(b"error bad go")),
+        },
+        K_PERFT => match number(rest) {
+            Some(n) if n <= MAX_PERFT as u32 => {
+                let leaves = game.pos.perft(n as u8);
+                if leaves > u32::MAX as u64 {
+                    t.line(flash_str!(b"error overflow"));
+                } else {
+                    t.flash(flash_str!(b"perft "));
+                    t.num32(n);
+                    t.byte(b' ');
+                    t.num32(leaves as u32);
+                    t.nl();
+                }
+            }
+            _ => t.line(flash_str!(b"error bad depth")),
+        },
+        K_BENCH => match if bare { Some(BENCH_DEPTH as u32) } else { number(rest) } {
+            Some(d) if (1..=MAX_BENCH_DEPTH as u32).contains(&d) => return Some(Deferred::Bench(d as u8)),
+            _ => t.line(flash_str!(b"error bad depth")),
+        },
+        K_FEN_Q if bare => {
+            let mut buf = [0u8; FEN_MAX_LEN];
+            let n = game.pos.write_fen(&mut buf).unwrap_or(0);
+            t.flash(flash_str!(b"fen "));
+            t.bytes(&buf[..n]);
+            t.nl();
+        }
+        K_STATUS_Q if bare => {
+            t.flash(flash_str!(b"status "));
+            match game.status() {
+                GameStatus::Ongoing => t.line(flash_str!(b"ongoing")),
+                GameStatus::Checkmate => t.line(flash_str!(b"checkmate")),
+                GameStatus::Stalemate => t.line(flash_str!(b"stalemate")),
+                GameStatus::DrawFiftyMoves => t.line(flash_str!(b"draw fifty")),
+                GameStatus::DrawThreefold => t.line(flash_str!(b"draw repetition")),
+                GameStatus::DrawInsufficientMaterial => t.line(flash_str!(b"draw material")),
+            }
+        }
+        // Nothing is running: the search these were meant for has ended.
+        K_STOP | K_PONDERHIT if bare => {}
+        _ => t.line(flash_str!(b"error unknown command")),
+    }
+    None
+}
+
+/// `moves m1 m2 ...`: all or nothing.
+#[inline(never)]
+fn moves<P: Platform>(rest: &[u8], game: &mut Game, ui: &mut Ui, t: &mut Tx<P>) {
+    let mut made = [Move::NONE; MAX_MOVES];
+    let mut undos: MaybeUninit<[Undo; MAX_MOVES]> = MaybeUninit::uninit();
+    let undo = undos.as_mut_ptr() as *mut Undo;
+    let mut n = 0;
+    let mut s = rest;
+    let mut bad: &[u8] = &[];
+    while !s.is_empty() {
+        let (w, r) = word(s);
+        s = r;
+        match coord(game, w) {
+            Some(m) if n < MAX_MOVES => {
+                made[n] = m;
+                // SAFETY: slot n < MAX_MOVES of the array.
+                unsafe { undo.add(n).write(game.pos.make_move(m)) };
+                n += 1;
+            }
+            _ => {
+                bad = w;
+                break;
+            }
+        }
+    }
+    // Unmake everything, then replay through the game on success.
+    for i in (0..n).rev() {
+        // SAFETY: slots below n were written above.
+        game.pos.unmake_move(made[i], unsafe { &*undo.add(i) });
+    }
+    if !bad.is_empty() || n == 0 {
+        t.flash(flash_str!(b"error illegal move "));
+        t.bytes(bad);
+        t.nl();
+        return;
+    }
+    for &m in &made[..n] {
+        game.play(m);
+    }
+    game.computer = Opponent::None;
+    ui.reset(game);
+    t.line(flash_str!(b"ok"));
+}
+
+/// The legal move written as `w` ("e2e4", "e7e8q").
+#[inline(never)]
+pub fn coord(game: &Game, w: &[u8]) -> Option<Move> {
+    if w.len() < 4 || w.len() > 5 {
+        return None;
+    }
+    let from = parse_square(w[0], w[1])?;
+    let to = parse_square(w[2], w[3])?;
+    let promo = match w.get(4) {
+        None => 0,
+        Some(b'q' | b'Q') => QUEEN,
+        Some(b'r' | b'R') => ROOK,
+        Some(b'b' | b'B') => BISHOP,
+        Some(b'n' | b'N') => KNIGHT,
+        Some(_) => return None,
+    };
+    game.find_move(from, to, promo)
+}
+
+/// The arguments of `go`.
+#[inline(never)]
+fn parse_go(mut s: &[u8]) -> Option<SearchLimits> {
+    let mut l = SearchLimits::new();
+    // depth, nodes, movetime, wtime, btime, winc, binc, movestogo
+    let mut v = [0u32; 8];
+    while !s.is_empty() {
+        let (key, r) = word(s);
+        s = r;
+        let k = keyword(key);
+        if k == K_INFINITE {
+            l.infinite = true;
+        } else if k == K_PONDER {
+            l.ponder = true;
+        } else if (K_DEPTH..=K_MOVESTOGO).contains(&k) {
+            let (n, r) = word(s);
+            s = r;
+            v[(k - K_DEPTH) as usize] = number(n)?;
+        } else {
+            return None;
+        }
+    }
+    l.depth = v[0].min(crate::engine::MAX_PLY as u32) as u8;
+    l.nodes = v[1];
+    l.movetime_ms = v[2];
+    l.wtime_ms = v[3];
+    l.btime_ms = v[4];
+    l.winc_ms = v[5];
+    l.binc_ms = v[6];
+    l.movestogo = v[7].min(255) as u8;
+    Some(l)
+}
+
+/// `info depth D seldepth S score cp X nodes N time MS pv ...`, under 96 bytes.
+pub fn info<P: Platform>(p: &mut P, i: &SearchInfo) {
+    let mut t = Tx(p);
+    let mut n = 0;
+    t.flash(flash_str!(b"info depth "));
+    n += 11 + t.num32(i.depth as u32);
+    t.flash(flash_str!(b" seldepth "));
+    n += 10 + t.num32(i.seldepth as u32);
+    match i.score {
+        Score::Cp(c) => {
+            t.flash(flash_str!(b" score cp "));
+            n += 10;
+            if c < 0 {
+                t.byte(b'-');
+                n += 1;
+            }
+            n += t.num32(c.unsigned_abs() as u32);
+        }
+        Score::Mate(m) => {
+            t.flash(flash_str!(b" score mate "));
+            n += 12;
+            if m < 0 {
+                t.byte(b'-');
+                n += 1;
+            }
+            n += t.num32(m.unsigned_abs() as u32);
+        }
+    }
+    t.flash(flash_str!(b" nodes "));
+    n += 7 + t.num32(i.nodes);
+    t.flash(flash_str!(b" time "));
+    n += 6 + t.num32(i.elapsed_ms);
+    if !i.pv.is_empty() {
+        t.flash(flash_str!(b" pv"));
+        n += 3;
+        for &m in i.pv {
+            if n + 6 >= 96 {
+                break;
+            }
+            t.byte(b' ');
+            n += 1 + t.mv(m);
+        }
+    }
+    t.nl();
+}
+
+/// `bestmove <m> [ponder <m>]`.
+pub fn bestmove<P: Platform>(p: &mut P, r: &SearchResult) {
+    let mut t = Tx(p);
+    t.flash(flash_str!(b"bestmove "));
+    t.mv(r.best);
+    if !r.ponder.is_none() && !r.best.is_none() {
+        t.flash(flash_str!(b" ponder "));
+        t.mv(r.ponder);
+    }
+    t.nl();
+}
+
+/// Sets up benchmark position `i` (the game's history is lost: `bench`
+/// ends with a new game).
+#[inline(never)]
+pub fn bench_position(game: &mut Game, i: u8) {
+    let mut buf = [0u8; FEN_MAX_LEN];
+    let n = bench_fen(i, &mut buf);
+    let _ = game.set_fen(&buf[..n]);
+}
+
+crate::progmem! {
+    /// The benchmark positions, NUL-padded.
+    static BENCH: [[u8; 68]; 4] = [
+        *b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\0\0\0\0\0\0\0\0\0\0\0\0",
+        *b"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        *b"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8\0",
+        *b"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+    ];
+}
+
+fn bench_fen(i: u8, out: &mut [u8; FEN_MAX_LEN]) -> usize {
+    let f = BENCH.get(i as usize);
+    let n = f.iter().position(|&b| b == 0).unwrap_or(f.len());
+    out[..n].copy_from_slice(&f[..n]);
+    n
+}
+
+/// Starts a new game (two-player, as after `new`) and prints the `bench` line.
+#[inline(never)]
+pub fn bench_done<P: Platform>(p: &mut P, game: &mut Game, nodes: u32, ms: u32) {
+    game.new_game();
+    game.computer = Opponent::None;
+    let mut t = Tx(p);
+    t.flash(flash_str!(b"bench nodes "));
+    t.num32(nodes);
+    t.flash(flash_str!(b" time "));
+    t.num32(ms);
+    t.flash(flash_str!(b" nps "));
+    // Without 64-bit division: exact while nodes * 1000 fits in 32 bits.
+    let nps = match (ms, nodes.checked_mul(1000)) {
+        (0, _) => 0,
+        (_, Some(n)) => n / ms,
+        (_, None) => nodes / ms * 1000,
+    };
+    t.num32(nps);
+    t.nl();
+}

@@ -1,0 +1,82 @@
+//! The staged picker yields every pseudo-legal move exactly once.
+
+#[path = "engine_common.rs"]
+mod common;
+use common::*;
+use firmware::chess::{Move, MoveGen, Position};
+use firmware::engine::picker::Picker;
+
+fn pseudo(p: &Position) -> Vec<Move> {
+    let mut g = MoveGen::new();
+    let mut v = Vec::new();
+    while let Some(m) = g.next(p) {
+        v.push(m);
+    }
+    v
+}
+
+fn check(p: &Position, main: Move, killers: [Move; 2]) {
+    let mut want = pseudo(p);
+    want.sort_by_key(|m| m.0);
+    let mut got = Vec::new();
+    let mut pk = Picker::new(main, true);
+    while let Some((m, _)) = pk.next(p, &killers) {
+        got.push(m);
+    }
+    let mut sorted = got.clone();
+    sorted.sort_by_key(|m| m.0);
+    assert_eq!(
+        sorted.iter().map(|m| coord(*m)).collect::<Vec<_>>(),
+        want.iter().map(|m| coord(*m)).collect::<Vec<_>>(),
+        "picker vs generator"
+    );
+    // Quiescence picker: a subset of the captures and promotions.
+    let mut q = Picker::quiescence();
+    while let Some((m, _)) = q.next(p, &[Move::NONE; 2]) {
+        assert!(m.is_capture() || m.is_promotion());
+        assert!(want.contains(&m));
+    }
+}
+
+fn walk(p: &mut Position, depth: u8, killers: &mut [Move; 2]) {
+    let moves = pseudo(p);
+    let main = moves.get(moves.len() / 2).copied().unwrap_or(Move::NONE);
+    check(p, main, *killers);
+    check(p, Move::NONE, [Move::NONE; 2]);
+    if depth == 0 {
+        return;
+    }
+    for (i, m) in moves.iter().enumerate() {
+        if !p.is_legal(*m) {
+            continue;
+        }
+        if i % 3 == 0 && !m.is_capture() {
+            killers[i % 2] = *m;
+        }
+        let u = p.make_move(*m);
+        walk(p, depth - 1, killers);
+        p.unmake_move(*m, &u);
+    }
+}
+
+#[test]
+fn picker_yields_each_move_once() {
+    let mut n = 0;
+    for line in std::fs::read_to_string(testdata("perft.epd")).unwrap().lines() {
+        let fen = line.split(';').next().unwrap().trim();
+        if fen.is_empty() {
+            continue;
+        }
+        let mut p = pos(fen);
+        let mut k = [Move::NONE; 2];
+        walk(&mut p, 2, &mut k);
+        n += 1;
+    }
+    for e in load_epd(&format!("{}/../assets/bench_positions.epd", env!("CARGO_MANIFEST_DIR"))).iter().take(8) {
+        let mut p = pos(&e.fen);
+        let mut k = [Move::NONE; 2];
+        walk(&mut p, 1, &mut k);
+        n += 1;
+    }
+    assert!(n > 10);
+}
