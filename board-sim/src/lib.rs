@@ -5,6 +5,7 @@ pub mod board;
 pub mod headless;
 pub mod uci;
 pub mod gdb;
+#[cfg(feature = "gui")]
 pub mod app;
 #[cfg(feature = "audio")]
 pub mod audio;

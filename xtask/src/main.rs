@@ -4,6 +4,7 @@ mod bench;
 mod book;
 mod firmware;
 mod ram;
+mod rig;
 mod setup;
 mod size;
 mod test;

@@ -3,6 +3,7 @@
 //! test that could fail on a slow machine, except where a result is wrong.
 
 mod emulator;
+mod engine;
 
 use crate::util::Result;
 use clap::Subcommand;
@@ -19,11 +20,15 @@ pub enum Which {
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=4))]
         depth: u8,
     },
+    /// The engine on the AVR build in the emulator: nps over
+    /// assets/bench_positions.epd, depth at 3 min per move, ratio to the previous build
+    Engine(engine::Args),
 }
 
 pub fn run(which: Which) -> Result {
     match which {
         Which::Emulator { runs, depth } => emulator::run(runs.max(1), depth),
+        Which::Engine(args) => engine::run(args),
     }
 }
 

@@ -4,8 +4,11 @@
 //!   into vectors, code, progmem tables and the opening book, with the
 //!   biggest symbols;
 //! * static stack bound ([`stack_bound`]): from the ELF's code alone;
-//! * measured peak: the firmware runs in the emulator through a list of
-//!   [`Workload`] steps and the lowest SP is recorded;
+//! * measured peak: the firmware runs on the emulated board (LCD and
+//!   buttons attached) through a list of [`Workload`] steps
+//!   ([`workloads`]: boot, deep and quiescence-heavy searches, a serial
+//!   game with pondering, a keypad game, every menu screen) and the lowest
+//!   SP of each step is recorded;
 //! * verdict: static RAM + max(measured peak, finite static bound) must stay
 //!   under [`RAM_BUDGET`], flash under 64 KB, and neither may grow past the
 //!   thresholds of [`baseline`] against `assets/ram_baseline.json` unless the
@@ -16,12 +19,14 @@ pub mod baseline;
 pub mod stack_bound;
 pub mod static_map;
 pub mod svg;
+pub mod workloads;
 
+use crate::rig::Rig;
 use crate::util::{root, Result};
 use baseline::Baseline;
 use emulator::cpu::decode::Instr;
 use emulator::loader::{Program, Space};
-use emulator::{Avr, Config, RunLimit, Stop};
+use emulator::{Avr, RunLimit, Stop};
 use stack_bound::Declarations;
 use static_map::StaticMap;
 use std::path::{Path, PathBuf};
@@ -54,21 +59,26 @@ pub fn declarations() -> Result<Declarations> {
 
 // --- dynamic measurement ------------------------------------------------------
 
-/// One step of the dynamic measurement. Steps run in order on one machine
-/// (booted and loaded with the firmware), each starting where the previous
-/// one stopped, so a step can drive the UI, feed the USART or wait.
+/// One step of the dynamic measurement. Steps run in order on one board
+/// (powered on with the firmware, LCD and buttons attached), each starting
+/// where the previous one stopped, so a step can press buttons, talk over
+/// the serial line ([`Rig`]) or wait. The lowest SP is reset before each
+/// step, so each step's figure is its own.
 ///
-/// To measure a new scenario (an engine search, a menu walk, a UCI game),
-/// implement this and add it to [`workloads`].
+/// To measure a new scenario, implement this and add it to
+/// [`workloads::all`].
 pub trait Workload {
     fn name(&self) -> String;
-    /// Drives the machine. Return the stop that ended the step; anything but
+    /// Drives the board. Return the stop that ended the step; anything but
     /// a cycle limit or an expected sleep should be an `Err`. A stack
-    /// collision is detected by the caller from the returned stop.
-    fn run(&self, avr: &mut Avr) -> std::result::Result<Stop, String>;
+    /// collision is detected by the caller (from the returned stop, or from
+    /// the lowest SP when the serial link reports the chip dead).
+    fn run(&self, rig: &mut Rig) -> std::result::Result<Stop, String>;
 }
 
-/// Power-on and let the firmware run for a while on its own.
+/// Power-on and let the firmware run for a while on its own (the tests'
+/// step for small C programs).
+#[cfg_attr(not(test), allow(dead_code))]
 pub struct Boot {
     pub seconds: f64,
 }
@@ -78,16 +88,17 @@ impl Workload for Boot {
         format!("boot, {} s idle", self.seconds)
     }
 
-    fn run(&self, avr: &mut Avr) -> std::result::Result<Stop, String> {
+    fn run(&self, rig: &mut Rig) -> std::result::Result<Stop, String> {
+        // The chip alone (the parts see nothing): stops at `cli; sleep`.
+        let avr = &mut rig.board().avr;
         let cycles = (avr.config().clock_hz as f64 * self.seconds) as u64;
         Ok(avr.run(RunLimit::UntilSleep { max_cycles: cycles }))
     }
 }
 
-/// The steps `cargo xtask ram` measures, in order. Extension point: add
-/// engine searches, menu walks and UCI games here.
+/// The steps `cargo xtask ram` measures, in order (see [`workloads`]).
 pub fn workloads() -> Vec<Box<dyn Workload>> {
-    vec![Box::new(Boot { seconds: 3.0 })]
+    workloads::all()
 }
 
 /// One row of the per-step table.
@@ -95,9 +106,10 @@ pub fn workloads() -> Vec<Box<dyn Workload>> {
 pub struct StepResult {
     pub name: String,
     pub cycles: u64,
-    /// Lowest SP since power-on, read after the step (the emulator keeps one
-    /// minimum since reset, so this is cumulative over the steps so far).
+    /// Lowest SP during this step (the mark is reset before each step).
     pub min_sp: u16,
+    /// Real time the step took.
+    pub wall: std::time::Duration,
     pub stop: String,
 }
 
@@ -170,34 +182,52 @@ pub fn call_chain(avr: &Avr, program: &Program) -> Vec<String> {
 /// Runs the workloads on the firmware. A stack collision or a fault is an error
 /// with the PC, cycle and the call chain.
 pub fn measure(elf: &[u8], steps: &[Box<dyn Workload>]) -> Result<Vec<StepResult>> {
-    let mut avr = Avr::new(Config::default());
-    let program = avr.load_elf(elf).map_err(|e| format!("the emulator cannot load the firmware: {e}"))?;
+    let mut rig = Rig::new(elf)?;
+    let program = rig.board().program.clone();
     let mut rows = Vec::new();
     for step in steps {
-        let start = avr.cycles();
-        let stop = step.run(&mut avr)?;
+        let wall = std::time::Instant::now();
+        rig.board().avr.reset_min_sp();
+        let start = rig.board().avr.cycles();
+        let result = step.run(&mut rig);
+        let avr = &rig.board().avr;
+        // The serial link reports a collision as a dead chip: the lowest SP
+        // tells. The CPU stopped right after the instruction that collided.
+        if avr.min_sp() < avr.stack_limit() && !matches!(result, Ok(Stop::StackCollision { .. })) {
+            let (pc, cycle, sp) = (avr.pc(), avr.cycles(), avr.min_sp());
+            let why = result.err().map(|e| format!("\n  (the step said: {e})")).unwrap_or_default();
+            return Err(collision(avr, &program, &step.name(), pc, cycle, sp) + &why);
+        }
+        let stop = result.map_err(|e| format!("step `{}`: {e}", step.name()))?;
         let stop_text = match stop {
             Stop::CycleLimit => "ran to its end".to_string(),
             Stop::Sleeping { pc, interrupts_enabled } => {
                 format!("sleeping at {:#06x} (interrupts {})", pc * 2, if interrupts_enabled { "on" } else { "off" })
             }
-            Stop::StackCollision { pc, cycle, sp } => {
-                let chain = call_chain(&avr, &program);
-                return Err(format!(
-                    "stack collision in step `{}`: SP {sp:#06x} below the end of static data {:#06x} at PC {:#06x} ({}), cycle {cycle}\n  call chain (innermost first):\n    {}",
-                    step.name(),
-                    avr.stack_limit(),
-                    pc * 2,
-                    flash_label(&program, pc * 2),
-                    if chain.is_empty() { "(no return addresses found)".to_string() } else { chain.join("\n    ") }
-                ));
-            }
+            Stop::StackCollision { pc, cycle, sp } => return Err(collision(avr, &program, &step.name(), pc, cycle, sp)),
             Stop::Fault(f) => return Err(format!("step `{}`: the firmware faulted: {f}", step.name())),
             other => format!("{other:?}"),
         };
-        rows.push(StepResult { name: step.name(), cycles: avr.cycles() - start, min_sp: avr.min_sp(), stop: stop_text });
+        let mut stop = stop_text;
+        for note in rig.notes.drain(..) {
+            stop = format!("{stop}; {note}");
+        }
+        let avr = &rig.board().avr;
+        rows.push(StepResult { name: step.name(), cycles: avr.cycles() - start, min_sp: avr.min_sp(), wall: wall.elapsed(), stop });
     }
     Ok(rows)
+}
+
+/// The error for a stack collision: PC, cycle, SP and the call chain.
+fn collision(avr: &Avr, program: &Program, step: &str, pc: u32, cycle: u64, sp: u16) -> String {
+    let chain = call_chain(avr, program);
+    format!(
+        "stack collision in step `{step}`: SP {sp:#06x} below the end of static data {:#06x} at PC {:#06x} ({}), cycle {cycle}\n  call chain (innermost first):\n    {}",
+        avr.stack_limit(),
+        pc * 2,
+        flash_label(program, pc * 2),
+        if chain.is_empty() { "(no return addresses found)".to_string() } else { chain.join("\n    ") }
+    )
 }
 
 // --- the command ----------------------------------------------------------------
@@ -240,12 +270,14 @@ pub fn check(elf: &Path, update_baseline: bool) -> Result {
     let r = analyse_elf(elf)?;
     print!("{}", r.map.report(8));
     print!("{}", r.analysis.report());
-    println!("  measured (emulator, firmware alone: no LCD or buttons attached):");
-    println!("    {:<28}{:>12}{:>10}{:>12}  stop", "step", "cycles", "lowest SP", "peak stack");
+    println!("  measured (the emulated board: LCD and buttons attached, driven over the serial line and the buttons):");
+    println!("    {:<50}{:>12}{:>10}{:>12}{:>8}  stop", "step", "cycles", "lowest SP", "peak stack", "real s");
     for s in &r.steps {
-        println!("    {:<28}{:>12}{:>#10x}{:>10} B  {}", s.name, s.cycles, s.min_sp, s.peak(), s.stop);
+        println!("    {:<50}{:>12}{:>#10x}{:>10} B{:>8.1}  {}", s.name, s.cycles, s.min_sp, s.peak(), s.wall.as_secs_f64(), s.stop);
     }
-    println!("    (lowest SP is cumulative since power-on: the emulator keeps one minimum)");
+    let cycles: u64 = r.steps.iter().map(|s| s.cycles).sum();
+    let wall: f64 = r.steps.iter().map(|s| s.wall.as_secs_f64()).sum();
+    println!("    ({} steps, {:.0} s emulated in {wall:.1} s real; each step's lowest SP is its own)", r.steps.len(), cycles as f64 / 8e6);
     for s in r.steps.iter().filter(|s| s.stop.contains("interrupts off")) {
         println!("  warning: the firmware stopped for good (cli; sleep) in step `{}`: later steps measure nothing", s.name);
     }
@@ -382,7 +414,8 @@ int main(void) { f(); cli(); sleep_cpu(); for (;;) {} }
 "#,
             &[],
         );
-        let rows = measure(&elf, &workloads()).unwrap();
+        let steps: Vec<Box<dyn Workload>> = vec![Box::new(Boot { seconds: 3.0 })];
+        let rows = measure(&elf, &steps).unwrap();
         assert_eq!(rows.len(), 1);
         // call main 2 + call f 2 + r28/r29 2 + 50.
         assert_eq!(rows[0].peak(), 56);
