@@ -7,7 +7,6 @@ use std::process::Command;
 
 pub struct Firmware {
     pub elf: PathBuf,
-    pub size: SizeReport,
 }
 
 /// Where the release ELF lands.
@@ -50,5 +49,5 @@ pub fn build_and_report() -> Result<Firmware> {
     if size.static_ram() > SRAM_BYTES {
         return Err(format!("static RAM budget exceeded: {} > {SRAM_BYTES} B", size.static_ram()));
     }
-    Ok(Firmware { elf, size })
+    Ok(Firmware { elf })
 }

@@ -10,11 +10,6 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
 }
 
-/// `../shared` beside the project: seeds and public test data.
-pub fn shared() -> PathBuf {
-    root().join("..").join("shared")
-}
-
 /// Prints the command, runs it in the workspace root, fails on a non-zero exit.
 pub fn run(cmd: &mut Command) -> Result {
     let shown = format!("{:?}", cmd).replace('"', "");
