@@ -3,6 +3,7 @@
 //! test that could fail on a slow machine, except where a result is wrong.
 
 mod emulator;
+mod ui;
 mod engine;
 
 use crate::util::Result;
@@ -11,6 +12,15 @@ use std::time::Duration;
 
 #[derive(Subcommand)]
 pub enum Which {
+    /// The desktop window (under xvfb-run) against the headless emulator: throughput at max speed, CPU at 1x
+    Ui {
+        /// Runs of each measurement (the median is reported)
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        /// Wall seconds of each window run
+        #[arg(long, default_value_t = 5.0)]
+        seconds: f64,
+    },
     /// Emulated MHz of this emulator against simavr on a chess-perft ELF
     Emulator {
         /// Timed runs of each emulator (the median is reported)
@@ -27,6 +37,7 @@ pub enum Which {
 
 pub fn run(which: Which) -> Result {
     match which {
+        Which::Ui { runs, seconds } => ui::run(runs.max(1), seconds),
         Which::Emulator { runs, depth } => emulator::run(runs.max(1), depth),
         Which::Engine(args) => engine::run(args),
     }
