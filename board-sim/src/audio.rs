@@ -26,6 +26,9 @@ impl Audio {
     /// Opens the default output device, or a silent stand-in.
     pub fn open() -> Audio {
         let tone = Arc::new(AtomicU32::new(0));
+        if !output_possible() {
+            return Audio { tone, _stream: None };
+        }
         let stream = match rodio::OutputStreamBuilder::open_default_stream() {
             Ok(mut s) => {
                 s.log_on_drop(false);
@@ -76,4 +79,20 @@ impl rodio::Source for Square {
     fn total_duration(&self) -> Option<Duration> {
         None
     }
+}
+
+/// Whether any sound output can exist. Probing ALSA on a machine with no
+/// card and no sound server makes libasound print a screenful of errors,
+/// so look first: a device node, or a PulseAudio/PipeWire socket.
+fn output_possible() -> bool {
+    if !cfg!(target_os = "linux") {
+        return true;
+    }
+    if std::path::Path::new("/dev/snd").exists() || std::env::var_os("PULSE_SERVER").is_some() {
+        return true;
+    }
+    std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|dir| {
+        let dir = std::path::Path::new(&dir);
+        dir.join("pulse/native").exists() || dir.join("pipewire-0").exists()
+    })
 }
