@@ -43,7 +43,8 @@ const MOVE_MASK: u16 = 0x0fff;
 /// Bytes the book is read from: the flash table, or a slice in tests.
 pub trait Blob {
     fn len(&self) -> usize;
-    fn byte(&self, i: usize) -> u8;
+    /// Little-endian `u16` number `i`.
+    fn word(&self, i: usize) -> u16;
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -54,8 +55,8 @@ impl<const N: usize> Blob for Table<u8, N> {
         N
     }
     #[inline(always)]
-    fn byte(&self, i: usize) -> u8 {
-        self.get(i)
+    fn word(&self, i: usize) -> u16 {
+        Table::word(self, i)
     }
 }
 
@@ -63,8 +64,8 @@ impl Blob for [u8] {
     fn len(&self) -> usize {
         <[u8]>::len(self)
     }
-    fn byte(&self, i: usize) -> u8 {
-        self[i]
+    fn word(&self, i: usize) -> u16 {
+        u16::from(self[2 * i]) | u16::from(self[2 * i + 1]) << 8
     }
 }
 
@@ -94,7 +95,7 @@ impl<B: ?Sized + Blob> Book<'_, B> {
 
     #[inline]
     fn word(&self, i: usize) -> u16 {
-        u16::from(self.0.byte(2 * i)) | u16::from(self.0.byte(2 * i + 1)) << 8
+        self.0.word(i)
     }
 
     /// Index of the node after the subtree of node `i` (its next sibling, if
@@ -171,23 +172,34 @@ impl<B: ?Sized + Blob> Book<'_, B> {
     /// See [`choose`].
     pub fn choose<I: IntoIterator<Item = Move>>(&self, history: I, random: u16) -> Option<Move> {
         let list = self.position(history)?;
-        let mut total: u16 = 0;
-        self.for_each_candidate(list, |_, w| total += u16::from(w));
+        // First pass: the total weight (nothing is chosen with r = MAX);
+        // second pass: the candidate `random % total` falls on.
+        let (total, _) = self.pick(list, u16::MAX);
         if total == 0 {
             return None;
         }
-        let mut r = random % total;
+        self.pick(list, random % total).1
+    }
+
+    /// Walks the candidates at `list`: their total weight, and the first
+    /// one at which `r` minus the weights before it is below its weight.
+    /// One walk for both passes of [`Book::choose`] (flash).
+    #[inline(never)]
+    fn pick(&self, list: usize, mut r: u16) -> (u16, Option<Move>) {
+        let mut total: u16 = 0;
         let mut chosen = None;
         self.for_each_candidate(list, |m, w| {
+            let w = u16::from(w);
+            total += w;
             if chosen.is_none() {
-                if r < u16::from(w) {
+                if r < w {
                     chosen = Some(m);
                 } else {
-                    r -= u16::from(w);
+                    r -= w;
                 }
             }
         });
-        chosen
+        (total, chosen)
     }
 }
 

@@ -69,6 +69,7 @@ impl Display {
     }
 
     /// Blanks one row and puts the cursor at its start.
+    #[inline(never)]
     pub fn clear_row(&mut self, row: u8) {
         self.set_cursor(row, 0);
         self.pad_row();
@@ -76,6 +77,7 @@ impl Display {
     }
 
     /// Moves the write position. An off-screen position makes writes no-ops.
+    #[inline(never)]
     pub fn set_cursor(&mut self, row: u8, col: u8) {
         self.cursor = if row < ROWS && col < COLS { row * COLS + col } else { CELLS as u8 };
     }
@@ -164,7 +166,7 @@ impl Display {
     /// `fill` (e.g. b' ' or b'0'); a wider number is written in full.
     pub fn put_u32(&mut self, n: u32, width: u8, fill: u8) {
         let mut digits = [0u8; 10];
-        let len = format_u32(n, &mut digits);
+        let len = crate::decimal::format_u32(n, &mut digits);
         for _ in len..width as usize {
             self.put_char(fill);
         }
@@ -175,7 +177,7 @@ impl Display {
     /// in `width` columns of spaces.
     pub fn put_i32(&mut self, n: i32, width: u8) {
         let mut digits = [0u8; 10];
-        let len = format_u32(n.unsigned_abs(), &mut digits);
+        let len = crate::decimal::format_u32(n.unsigned_abs(), &mut digits);
         let total = len + (n < 0) as usize;
         for _ in total..width as usize {
             self.put_char(b' ');
@@ -219,19 +221,6 @@ impl Display {
 impl Default for Display {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-/// Decimal digits of `n` right-aligned in `out`; returns how many.
-fn format_u32(mut n: u32, out: &mut [u8; 10]) -> usize {
-    let mut i = 10;
-    loop {
-        i -= 1;
-        out[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            return 10 - i;
-        }
     }
 }
 

@@ -15,7 +15,7 @@
 //! 700 bytes, most of it the position's hash history.
 
 use crate::chess::piece::{Color, CODE_MASK};
-use crate::chess::square::{from_index64, to_index64};
+use crate::chess::square::from_index64;
 use crate::chess::{FenError, GameStatus, Move, MoveGen, Position, Undo, FEN_MAX_LEN, START_FEN};
 use crate::engine::SearchLimits;
 use core::mem::MaybeUninit;
@@ -25,11 +25,10 @@ pub const TAKEBACK_PLIES: usize = 6;
 /// Plies of the game remembered for the opening book (the book's lines are
 /// at most 24 plies deep).
 pub const LINE_PLIES: usize = 24;
-/// Whether the opening book is linked into the image. While engine, rules,
-/// book and UI together exceed the 64 KB of flash (see the size report of
-/// `cargo xtask firmware`), the book (7.9 KB) is left out: flip this when
-/// the other parts have shrunk enough. Host tests use the book either way.
-pub const USE_BOOK: bool = cfg!(test) || !cfg!(target_arch = "avr");
+/// Whether the opening book is used (and linked into the image). On since
+/// the code shrank enough for engine, rules, book and UI to fit the 64 KB of
+/// flash with 1 KB to spare (see the size report of `cargo xtask firmware`).
+pub const USE_BOOK: bool = true;
 
 /// Fixed-time levels 0..=9 (see `engine::LEVEL_SECONDS`); this one is the
 /// tournament time control of [`TimeControl`].
@@ -315,7 +314,8 @@ impl Game {
             return None;
         }
         let line = self.book_line()?;
-        let (from, to) = crate::book::choose(line.iter().map(|m| (to_index64(m.from()), to_index64(m.to()))), random)?;
+        // A move's bits 0-5 and 6-11 are its squares' indices 0..=63, as in the book.
+        let (from, to) = crate::book::choose(line.iter().map(|m| ((m.0 & 63) as u8, (m.0 >> 6 & 63) as u8)), random)?;
         self.find_move(from_index64(from), from_index64(to), 0)
     }
 

@@ -181,6 +181,8 @@ impl Keys {
         }
     }
 
+    /// Not inlined: five call sites in the fast task's handler.
+    #[inline(never)]
     fn emit(&mut self, key: Button, kind: KeyKind) {
         if !self.events.push(KeyEvent { key, kind }) {
             self.lost = self.lost.saturating_add(1);

@@ -10,6 +10,7 @@ pub mod app;
 pub mod board;
 pub mod book;
 pub mod chess;
+pub mod decimal;
 pub mod engine;
 pub mod game;
 pub mod progmem;

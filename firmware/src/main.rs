@@ -50,6 +50,74 @@ core::arch::global_asm!(
     size = const core::mem::size_of::<firmware::chess::Position>(),
 );
 
+// The u32 division LLVM calls, in libgcc's register convention (dividend
+// r25:r22, divisor r21:r18; quotient r21:r18, remainder r25:r22; clobbers
+// r26, r27, r30, r31): libgcc's 33-step shift-and-subtract loop, plus a
+// shortcut that skips 8 steps per zero top byte of the dividend (the
+// numbers printed are mostly small). 92 bytes; defining it here keeps
+// compiler_builtins' version (a 1.1 KB `u32_div_rem` behind a shim) out of
+// the image. Only the decimal printer (`firmware::decimal`), the clock
+// display and the once-per-search time allocation divide: nothing the
+// engine does per node.
+core::arch::global_asm!(
+    ".pushsection .text.__udivmodsi4,\"ax\",@progbits",
+    ".globl __udivmodsi4",
+    ".type __udivmodsi4, @function",
+    "__udivmodsi4:",
+    "    ldi r26, 33",
+    // A dividend below 2^24, 2^16, 2^8 skips 8, 16, 24 of the steps: its
+    // zero top byte is shifted out at once and the quotient bits those
+    // steps would insert (ones, complemented at the end) shifted in.
+    "0:  tst r25",
+    "    brne 3f",
+    "    cpi r26, 10",
+    "    brlo 3f",
+    "    mov r25, r24",
+    "    mov r24, r23",
+    "    mov r23, r22",
+    "    ldi r22, 0xFF",
+    "    subi r26, 8",
+    "    rjmp 0b",
+    "3:  mov r1, r26",
+    "    sub r26, r26",
+    "    sub r27, r27",
+    "    movw r30, r26",
+    // The first bit shifted in lands just above the quotient (or falls off
+    // the top when nothing was skipped): a one, i.e. a zero quotient bit.
+    "    sec",
+    "    rjmp 2f",
+    "1:  rol r26",
+    "    rol r27",
+    "    rol r30",
+    "    rol r31",
+    "    cp r26, r18",
+    "    cpc r27, r19",
+    "    cpc r30, r20",
+    "    cpc r31, r21",
+    "    brcs 2f",
+    "    sub r26, r18",
+    "    sbc r27, r19",
+    "    sbc r30, r20",
+    "    sbc r31, r21",
+    "2:  rol r22",
+    "    rol r23",
+    "    rol r24",
+    "    rol r25",
+    "    dec r1",
+    "    brne 1b",
+    "    com r22",
+    "    com r23",
+    "    com r24",
+    "    com r25",
+    "    movw r18, r22",
+    "    movw r20, r24",
+    "    movw r22, r26",
+    "    movw r24, r30",
+    "    ret",
+    ".size __udivmodsi4, . - __udivmodsi4",
+    ".popsection",
+);
+
 /// UI, engine, frame buffer, serial line assembler; set up at boot.
 static mut APP: MaybeUninit<App> = MaybeUninit::uninit();
 
@@ -61,6 +129,7 @@ struct Board {
 }
 
 impl Platform for Board {
+    #[inline(never)]
     fn now_ms(&mut self) -> u32 {
         fast_task::ticks().wrapping_mul(firmware::board::FAST_TASK_MS)
     }

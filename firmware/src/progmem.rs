@@ -47,6 +47,24 @@ impl<T: Copy, const N: usize> Table<T, N> {
     }
 }
 
+impl<const N: usize> Table<u8, N> {
+    /// Little-endian `u16` number `i` of a byte table (clamped on the AVR,
+    /// like [`Table::get`]).
+    #[inline(always)]
+    pub fn word(&self, i: usize) -> u16 {
+        #[cfg(target_arch = "avr")]
+        {
+            let i = if i < N / 2 { i } else { N / 2 - 1 };
+            // SAFETY: both bytes lie inside this flash-resident array.
+            unsafe { read_flash(self.0.as_ptr().add(2 * i) as *const u16) }
+        }
+        #[cfg(not(target_arch = "avr"))]
+        {
+            u16::from_le_bytes([self.0[2 * i], self.0[2 * i + 1]])
+        }
+    }
+}
+
 /// Copies one `T` out of flash with `LPM`.
 ///
 /// # Safety
@@ -54,13 +72,41 @@ impl<T: Copy, const N: usize> Table<T, N> {
 #[cfg(target_arch = "avr")]
 #[inline(always)]
 pub unsafe fn read_flash<T: Copy>(p: *const T) -> T {
-    let mut out = MaybeUninit::<T>::uninit();
-    let dst = out.as_mut_ptr() as *mut u8;
     let src = p as *const u8;
-    for k in 0..size_of::<T>() {
-        dst.add(k).write(lpm(src.add(k)));
+    // Two- and four-byte values (the i16/u32 tables) straight into register
+    // pairs; the byte loop below would go through a stack buffer (a frame
+    // in every function that reads one) and cost an `ADIW` per byte.
+    match size_of::<T>() {
+        2 => core::mem::transmute_copy(&lpm16(src)),
+        4 => {
+            let lo = lpm16(src);
+            let hi = lpm16(src.add(2));
+            core::mem::transmute_copy(&((hi as u32) << 16 | lo as u32))
+        }
+        _ => {
+            let mut out = MaybeUninit::<T>::uninit();
+            let dst = out.as_mut_ptr() as *mut u8;
+            for k in 0..size_of::<T>() {
+                dst.add(k).write(lpm(src.add(k)));
+            }
+            out.assume_init()
+        }
     }
-    out.assume_init()
+}
+
+/// Two bytes from flash into a register pair.
+#[cfg(target_arch = "avr")]
+#[inline(always)]
+unsafe fn lpm16(addr: *const u8) -> u16 {
+    let v: u16;
+    core::arch::asm!(
+        "lpm {0:l}, Z+",
+        "lpm {0:h}, Z",
+        out(reg_pair) v,
+        inout("Z") addr => _,
+        options(pure, readonly, nostack, preserves_flags),
+    );
+    v
 }
 
 #[cfg(target_arch = "avr")]

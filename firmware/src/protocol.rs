@@ -13,6 +13,7 @@ use crate::chess::piece::{BISHOP, KNIGHT, QUEEN, ROOK};
 use crate::chess::square::parse_square;
 use crate::chess::{GameStatus, Move, Undo, FEN_MAX_LEN};
 use crate::engine::{Score, SearchInfo, SearchLimits, SearchResult};
+use crate::decimal::parse_u32;
 use crate::flash_str;
 use crate::game::{Game, Opponent};
 use crate::line::LineError;
@@ -88,18 +89,9 @@ impl<P: Platform> Tx<'_, P> {
 
     pub fn num32(&mut self, n: u32) -> usize {
         let mut d = [0u8; 10];
-        let mut i = d.len();
-        let mut n = n;
-        loop {
-            i -= 1;
-            d[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        self.bytes(&d[i..]);
-        d.len() - i
+        let len = crate::decimal::format_u32(n, &mut d);
+        self.bytes(&d[10 - len..]);
+        len
     }
 
     /// A move in coordinate notation ("0000" for none); returns its length.
@@ -187,24 +179,6 @@ fn keyword(s: &[u8]) -> u8 {
     K_NONE
 }
 
-#[inline(never)]
-fn number(s: &[u8]) -> Option<u32> {
-    if s.is_empty() || s.len() > 10 {
-        return None;
-    }
-    let mut n: u32 = 0;
-    for &b in s {
-        if !b.is_ascii_digit() {
-            return None;
-        }
-        if n > (u32::MAX - 9) / 10 {
-            return None;
-        }
-        n = (n << 3) + (n << 1) + (b - b'0') as u32;
-    }
-    Some(n)
-}
-
 /// A line while a search runs.
 pub fn busy_command(line: &[u8]) -> Busy {
     let (cmd, rest) = word(line);
@@ -245,7 +219,7 @@ pub fn execute<P: Platform>(line: &[u8], game: &mut Game, ui: &mut Ui, p: &mut P
             Some(l) => return Some(Deferred::Go(l)),
             None => t.line(flash_str!(b"error bad go")),
         },
-        K_PERFT => match number(rest) {
+        K_PERFT => match parse_u32(rest) {
             Some(n) if n <= MAX_PERFT as u32 => {
                 let leaves = game.pos.perft(n as u8);
                 if leaves > u32::MAX as u64 {
@@ -260,7 +234,7 @@ pub fn execute<P: Platform>(line: &[u8], game: &mut Game, ui: &mut Ui, p: &mut P
             }
             _ => t.line(flash_str!(b"error bad depth")),
         },
-        K_BENCH => match if bare { Some(BENCH_DEPTH as u32) } else { number(rest) } {
+        K_BENCH => match if bare { Some(BENCH_DEPTH as u32) } else { parse_u32(rest) } {
             Some(d) if (1..=MAX_BENCH_DEPTH as u32).contains(&d) => return Some(Deferred::Bench(d as u8)),
             _ => t.line(flash_str!(b"error bad depth")),
         },
@@ -369,7 +343,7 @@ fn parse_go(mut s: &[u8]) -> Option<SearchLimits> {
         } else if (K_DEPTH..=K_MOVESTOGO).contains(&k) {
             let (n, r) = word(s);
             s = r;
-            v[(k - K_DEPTH) as usize] = number(n)?;
+            v[(k - K_DEPTH) as usize] = parse_u32(n)?;
         } else {
             return None;
         }

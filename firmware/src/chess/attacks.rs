@@ -33,8 +33,9 @@ impl Position {
         self.attacked_after(sq, by, NO_SQUARE, NO_SQUARE, NO_SQUARE)
     }
 
-    /// True if the side to move is in check.
-    #[inline]
+    /// True if the side to move is in check. Not inlined (called in many
+    /// places; `attacked_after` dominates its cost anyway).
+    #[inline(never)]
     pub fn in_check(&self) -> bool {
         self.is_square_attacked(self.king_square(self.side), self.side.other())
     }

@@ -62,21 +62,10 @@ crate::progmem! {
 
 /// Parses a decimal number without sign, at most `max`.
 fn parse_number(field: &[u8], max: u32) -> Option<u32> {
-    if field.is_empty() || field.len() > 6 {
+    if field.len() > 6 {
         return None;
     }
-    let mut n: u32 = 0;
-    for &b in field {
-        if !b.is_ascii_digit() {
-            return None;
-        }
-        n = n * 10 + (b - b'0') as u32;
-    }
-    if n <= max {
-        Some(n)
-    } else {
-        None
-    }
+    crate::decimal::parse_u32(field).filter(|&n| n <= max)
 }
 
 /// True if the man on `sq` stands where it stood in the initial position.
@@ -316,38 +305,92 @@ impl Position {
 
     /// Writes the FEN of the position into `buf`; returns its length.
     pub fn write_fen(&self, buf: &mut [u8]) -> Result<usize, BufferTooSmall> {
-        let mut w = Writer { buf, len: 0 };
+        let mut codes = [0u8; 64];
+        for (i, c) in codes.iter_mut().enumerate() {
+            *c = self.board[from_index64(i as u8) as usize] & CODE_MASK;
+        }
+        let mut w = Writer::new(buf);
+        w.head(&codes, self.side == Color::White, self.castle_rights());
+        if self.ep == NO_SQUARE {
+            w.put(b'-');
+        } else {
+            let [f, r] = square_name(self.ep);
+            w.put(f);
+            w.put(r);
+        }
+        w.put(b' ');
+        w.number(self.halfmove as u16);
+        w.put(b' ');
+        w.number(self.fullmove);
+        w.finish()
+    }
+}
+
+/// Appends bytes to a slice; remembers when one did not fit.
+pub(crate) struct Writer<'a> {
+    buf: &'a mut [u8],
+    len: usize,
+    full: bool,
+}
+
+impl<'a> Writer<'a> {
+    pub(crate) fn new(buf: &'a mut [u8]) -> Self {
+        Writer { buf, len: 0, full: false }
+    }
+
+    /// Not inlined: FEN output is not speed-critical, and every call site
+    /// would repeat the bounds check.
+    #[inline(never)]
+    pub(crate) fn put(&mut self, b: u8) {
+        match self.buf.get_mut(self.len) {
+            Some(slot) => {
+                *slot = b;
+                self.len += 1;
+            }
+            None => self.full = true,
+        }
+    }
+
+    fn number(&mut self, n: u16) {
+        let mut digits = [0u8; 10];
+        let len = crate::decimal::format_u32(n as u32, &mut digits);
+        for &d in &digits[10 - len..] {
+            self.put(d);
+        }
+    }
+
+    /// The first three fields and a space ("rnbqkbnr/.../RNBQKBNR w KQkq ")
+    /// of a board given as piece codes (0 = empty) by square index (0 = a1),
+    /// the side to move and the castling rights. Shared by
+    /// [`Position::write_fen`] and the position editor.
+    #[inline(never)]
+    pub(crate) fn head(&mut self, codes: &[u8; 64], white: bool, rights: u8) {
         for rank in (0..8u8).rev() {
             let mut gap = 0;
             for file in 0..8u8 {
-                let b = self.board[square(file, rank) as usize];
-                if b & CODE_MASK == EMPTY {
+                let c = codes[(rank * 8 + file) as usize];
+                if c == EMPTY {
                     gap += 1;
                     continue;
                 }
                 if gap > 0 {
-                    w.put(b'0' + gap)?;
+                    self.put(b'0' + gap);
                     gap = 0;
                 }
-                w.put(piece_char(b))?;
+                self.put(piece_char(c));
             }
             if gap > 0 {
-                w.put(b'0' + gap)?;
+                self.put(b'0' + gap);
             }
             if rank > 0 {
-                w.put(b'/')?;
+                self.put(b'/');
             }
         }
-        w.put(b' ')?;
-        w.put(if self.side == Color::White {
-            b'w'
-        } else {
-            b'b'
-        })?;
-        w.put(b' ')?;
-        let rights = self.castle_rights();
+        self.put(b' ');
+        self.put(if white { b'w' } else { b'b' });
+        self.put(b' ');
         if rights == 0 {
-            w.put(b'-')?;
+            self.put(b'-');
         }
         for (bit, ch) in [
             (WHITE_KINGSIDE, b'K'),
@@ -356,54 +399,18 @@ impl Position {
             (BLACK_QUEENSIDE, b'q'),
         ] {
             if rights & bit != 0 {
-                w.put(ch)?;
+                self.put(ch);
             }
         }
-        w.put(b' ')?;
-        if self.ep == NO_SQUARE {
-            w.put(b'-')?;
+        self.put(b' ');
+    }
+
+    /// The length written, or the error if something did not fit.
+    pub(crate) fn finish(self) -> Result<usize, BufferTooSmall> {
+        if self.full {
+            Err(BufferTooSmall)
         } else {
-            let [f, r] = square_name(self.ep);
-            w.put(f)?;
-            w.put(r)?;
+            Ok(self.len)
         }
-        w.put(b' ')?;
-        w.number(self.halfmove as u16)?;
-        w.put(b' ')?;
-        w.number(self.fullmove)?;
-        Ok(w.len)
-    }
-}
-
-/// Appends bytes to a slice, failing when it is full.
-struct Writer<'a> {
-    buf: &'a mut [u8],
-    len: usize,
-}
-
-impl Writer<'_> {
-    fn put(&mut self, b: u8) -> Result<(), BufferTooSmall> {
-        let slot = self.buf.get_mut(self.len).ok_or(BufferTooSmall)?;
-        *slot = b;
-        self.len += 1;
-        Ok(())
-    }
-
-    fn number(&mut self, mut n: u16) -> Result<(), BufferTooSmall> {
-        let mut digits = [0u8; 5];
-        let mut k = 0;
-        loop {
-            digits[k] = b'0' + (n % 10) as u8;
-            k += 1;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        while k > 0 {
-            k -= 1;
-            self.put(digits[k])?;
-        }
-        Ok(())
     }
 }

@@ -71,7 +71,19 @@ pub const SIDE_KEY: u32 = 0x5BD1_E995;
 #[inline(never)]
 pub fn piece_key(code: u8, sq: Square) -> u32 {
     let c = (code & 0x0F).wrapping_sub(1) & 15;
-    SQUARE_KEYS.get(to_index64(sq) as usize).rotate_left(c as u32 * 2 + 1) ^ PIECE_KINDS.get(c as usize)
+    let k = SQUARE_KEYS.get(to_index64(sq) as usize);
+    // k.rotate_left(2c + 1) with 2c + 1 = 8 (c >> 2) + 2 (c & 3) + 1: whole
+    // bytes (register moves), then at most 7 single-bit rotations. The AVR
+    // has no barrel shifter: a variable 32-bit rotation is a loop of shifts.
+    let mut k = match c >> 2 {
+        0 => k,
+        1 => k.rotate_left(8),
+        _ => k.rotate_left(16),
+    };
+    for _ in 0..(c & 3) * 2 + 1 {
+        k = k.rotate_left(1);
+    }
+    k ^ PIECE_KINDS.get(c as usize)
 }
 
 /// Key of a castling-rights mask (0..=15).

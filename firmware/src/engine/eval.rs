@@ -340,8 +340,9 @@ const TEMPO: i16 = 8;
 impl Engine {
     /// Static evaluation for the search, side to move's point of view. When
     /// the incremental score is far outside `alpha..beta` the dynamic terms
-    /// are skipped (lazy evaluation).
-    #[inline]
+    /// are skipped (lazy evaluation). Not inlined: a call is nothing next to
+    /// an evaluation, and the search has three call sites.
+    #[inline(never)]
     pub(crate) fn evaluate(&self, pos: &Position, alpha: i16, beta: i16) -> i16 {
         let white = pos.side_to_move() == Color::White;
         let base = if white { self.psq } else { -self.psq };

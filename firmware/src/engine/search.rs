@@ -330,7 +330,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     }
 
     /// Copies `m` plus the child's line into the PV row of `ply`.
-    #[inline]
+    #[inline(never)]
     fn update_pv(&mut self, ply: usize, m: Move) {
         if ply >= PV_LEN {
             return;

@@ -18,7 +18,7 @@ use super::verify::PIECE_CHARS;
 use super::{pressed, updown, wrap, Out, Screen, Setup, Ui};
 use crate::board::Button;
 use crate::chess::piece::Color;
-use crate::chess::{FEN_MAX_LEN, WHITE_KINGSIDE, WHITE_QUEENSIDE, BLACK_KINGSIDE, BLACK_QUEENSIDE};
+use crate::chess::{Writer, FEN_MAX_LEN, WHITE_KINGSIDE, WHITE_QUEENSIDE, BLACK_KINGSIDE, BLACK_QUEENSIDE};
 use crate::display::Display;
 use crate::flash_str;
 use crate::game::{code_at, Game};
@@ -65,46 +65,14 @@ impl Setup {
 
     /// The set-up position as FEN; returns its length.
     pub fn fen(&self, out: &mut [u8; FEN_MAX_LEN]) -> usize {
-        let mut n = 0;
-        let mut put = |b: u8| {
-            out[n] = b;
-            n += 1;
-        };
-        for rank in (0..8u8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                let c = self.get(rank * 8 + file);
-                if c == 0 {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    put(b'0' + empty);
-                    empty = 0;
-                }
-                put(PIECE_CHARS.get(c as usize));
-            }
-            if empty > 0 {
-                put(b'0' + empty);
-            }
-            if rank > 0 {
-                put(b'/');
-            }
+        let mut codes = [0u8; 64];
+        for (i, c) in codes.iter_mut().enumerate() {
+            *c = self.get(i as u8);
         }
-        put(b' ');
-        put(if self.white_to_move { b'w' } else { b'b' });
-        put(b' ');
-        if self.castling == 0 {
-            put(b'-');
-        }
-        for (bit, ch) in [(WHITE_KINGSIDE, b'K'), (WHITE_QUEENSIDE, b'Q'), (BLACK_KINGSIDE, b'k'), (BLACK_QUEENSIDE, b'q')] {
-            if self.castling & bit != 0 {
-                put(ch);
-            }
-        }
-        put(b' ');
-        put(b'-');
-        n
+        let mut w = Writer::new(out);
+        w.head(&codes, self.white_to_move, self.castling);
+        w.put(b'-');
+        w.finish().unwrap_or(0)
     }
 }
 

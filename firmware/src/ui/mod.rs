@@ -230,6 +230,7 @@ impl Ui {
     }
 
     /// Shows `m` on row 1 for [`MSG_MS`].
+    #[inline(never)]
     pub(crate) fn show(&mut self, m: Msg) {
         self.msg = Some(m);
         self.msg_until = self.now.wrapping_add(MSG_MS);

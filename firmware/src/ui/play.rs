@@ -36,6 +36,7 @@ crate::progmem! {
 
 impl Ui {
     /// Starts a fresh entry for the side to move.
+    #[inline(never)]
     pub(crate) fn reset_entry(&mut self, game: &Game) {
         self.field = 0;
         self.user_white = game.pos.side_to_move() == Color::White;

@@ -181,9 +181,11 @@ pub fn put_clock(d: &mut Display, ms: u32) {
         d.put_char(b'm');
         return;
     }
-    d.put_u32(s / 60, 2, b' ');
+    // Below 6,000: 16-bit arithmetic (no 32-bit division).
+    let s = s as u16;
+    d.put_u32((s / 60) as u32, 2, b' ');
     d.put_char(b':');
-    d.put_u32(s % 60, 2, b'0');
+    d.put_u32((s % 60) as u32, 2, b'0');
 }
 
 #[cfg(test)]
