@@ -8,12 +8,59 @@
 use super::piece::*;
 use super::position::Position;
 use super::square::*;
+use super::{Move, MoveKind};
 
 crate::progmem! {
     /// 0x88 step offsets: 0..4 diagonal, 4..8 orthogonal, 8..16 knight jumps.
     pub(super) static DIRECTIONS: [i8; 16] = [
         -17, -15, 15, 17, -16, -1, 1, 16, -33, -31, -18, -14, 14, 18, 31, 33,
     ];
+}
+
+/// [`geometry`] bits: on a diagonal, on a rank or file, a knight's jump
+/// apart, diagonally adjacent (a pawn's capture, either direction).
+const DIAGONAL: u8 = 1;
+const STRAIGHT: u8 = 2;
+const JUMP: u8 = 4;
+const NEXT_DIAGONAL: u8 = 8;
+const LINE: u8 = DIAGONAL | STRAIGHT;
+
+crate::progmem! {
+    /// By piece code: the [`geometry`] bits from which that man can attack
+    /// (a superset: blockers are not looked at). Kings never give check.
+    static REACH: [u8; 16] = {
+        let mut t = [0u8; 16];
+        let mut c = 0;
+        while c < 2 {
+            let o = c * BLACK_OFFSET as usize;
+            t[o + PAWN as usize] = NEXT_DIAGONAL;
+            t[o + KNIGHT as usize] = JUMP;
+            t[o + BISHOP as usize] = DIAGONAL;
+            t[o + ROOK as usize] = STRAIGHT;
+            t[o + QUEEN as usize] = LINE;
+            c += 1;
+        }
+        t
+    };
+}
+
+/// How squares `a` and `b` (distinct) lie to each other, as bits above.
+#[inline(never)]
+fn geometry(a: Square, b: Square) -> u8 {
+    let f = (a & 7).wrapping_sub(b & 7);
+    let f = if f & 0x80 != 0 { f.wrapping_neg() } else { f };
+    let r = (a >> 4).wrapping_sub(b >> 4);
+    let r = if r & 0x80 != 0 { r.wrapping_neg() } else { r };
+    if f == r {
+        return if f == 1 { DIAGONAL | NEXT_DIAGONAL } else { DIAGONAL };
+    }
+    if f == 0 || r == 0 {
+        return STRAIGHT;
+    }
+    if f + r == 3 {
+        return JUMP;
+    }
+    0
 }
 
 /// First diagonal, orthogonal and knight entries of [`DIRECTIONS`].
@@ -38,6 +85,27 @@ impl Position {
     #[inline(never)]
     pub fn in_check(&self) -> bool {
         self.is_square_attacked(self.king_square(self.side), self.side.other())
+    }
+
+    /// [`Position::in_check`] right after `m` was made. The king of the side
+    /// to move was safe before `m`, so only the man now on `m.to()` or a
+    /// line through the vacated `m.from()` can attack it: when neither can,
+    /// the full scan is skipped (most moves). Castling and en passant move
+    /// or remove a second man and always take the full scan.
+    #[inline(never)]
+    pub fn in_check_after(&self, m: Move) -> bool {
+        if !matches!(m.kind(), MoveKind::Castle | MoveKind::EnPassant) {
+            let king = self.king_square(self.side);
+            if geometry(m.from(), king) & LINE == 0 {
+                let to = m.to();
+                let code = self.board[(to & 0x7F) as usize] & CODE_MASK;
+                if geometry(to, king) & REACH.get(code as usize) == 0 {
+                    debug_assert!(!self.in_check());
+                    return false;
+                }
+            }
+        }
+        self.in_check()
     }
 
     /// Is `sq` attacked by `by` once `vacated1` and `vacated2` are emptied and

@@ -15,18 +15,16 @@
 //! * [`time`]: levels, tournament clocks, pondering.
 //!
 //! RAM on the AVR (measured from the avr-none object code, alignment 1):
-//! * [`Engine`]: 1,212 bytes of static state: the per-ply array (24 x 37:
+//! * [`Engine`]: about 990 bytes of static state: the per-ply array (18 x 37:
 //!   picker 17, undo 9, saved score 2, node state 9), killers (96), the
 //!   truncated triangular PV (78 moves, 156 + 12), the main line (25), the
 //!   evaluation context, counters and the clock (~40).
 //! * Stack: the recursive `search` frame is 49 bytes (18 of them saved
 //!   registers and the return address), `qsearch` 41, at most [`MAX_PLY`]
-//!   of them (1,176 bytes worst case); plus root (60), iterate (28), one
+//!   of them; plus root (60), iterate (28), one
 //!   null-move frame (27) and the deepest leaf call chain (picker -> SEE,
-//!   about 180): about 1.5 KB worst case.
-//! * So the engine needs about 2.7 KB; with the 571-byte Position that is
-//!   about 3.3 KB of the 3,840-byte budget, which leaves ~550 bytes for the
-//!   UI, display, serial buffers and the stack below the engine. There is
+//!   about 180). `cargo xtask ram` proves the whole firmware's worst case
+//!   (static RAM + the static stack bound) fits 3,840 bytes. There is
 //!   no room for a transposition table (even 64 entries of 6 bytes would
 //!   not fit), so there is none.
 //!
@@ -47,12 +45,13 @@ pub use time::{SearchLimits, LEVEL_SECONDS};
 
 /// Hard limit of the search depth in plies from the root, quiescence
 /// included. It bounds the recursion (stack) and every per-ply array: each
-/// ply costs 37 bytes of static state plus a frame of at most 49 bytes, so
-/// 24 plies are what the 4 KB RAM affords (32 would need ~700 bytes more).
-/// Extensions stop at ply 2 x iteration (CP1), so a 9-ply iteration is
-/// clipped only on rare quiescence lines, which then return the static
-/// evaluation.
-pub const MAX_PLY: usize = 24;
+/// ply costs 37 bytes of static state plus a frame of at most ~47 bytes.
+/// 18 is what the 4 KB RAM affords once the worst case is counted
+/// soundly: `cargo xtask ram` computes the stack bound from the ELF with
+/// this many search frames and adds it to the static RAM (24 plies came to
+/// 4,229 of the 3,840 bytes allowed). CP1 itself capped lines at 12 plies;
+/// lines clipped here return the static evaluation.
+pub const MAX_PLY: usize = 18;
 
 /// Moves kept of the principal variation.
 pub const PV_LEN: usize = 12;

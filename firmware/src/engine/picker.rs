@@ -23,7 +23,7 @@
 //! losing captures are pruned by their swap-off value.
 
 use super::eval::{JUMPS, RAYS};
-use super::see::{hanging, next_attacker, see};
+use super::see::{hanging, next_attacker, see, ATTACKER_END};
 use crate::chess::piece::*;
 use crate::chess::square::*;
 use crate::chess::{Color, Move, MoveGen, MoveKind, Position};
@@ -51,6 +51,14 @@ pub enum Stage {
 crate::progmem! {
     /// Exchange classes by kind: bishop and knight are equal.
     static CLASS: [u8; 7] = [0, 1, 3, 3, 5, 9, 100];
+}
+
+crate::progmem! {
+    /// By victim kind: the [`next_attacker`] cursor window of the attackers
+    /// in the victim's exchange class (pawns; knights and bishops; rooks;
+    /// queens).
+    static EQUAL_FROM: [u8; 7] = [0, 0, 2, 2, 14, 18, 26];
+    static EQUAL_TO: [u8; 7] = [0, 2, 14, 14, 18, 26, 34];
 }
 
 const QUIESCENCE: u8 = 1;
@@ -344,10 +352,39 @@ impl Picker {
         let us = pos.side_to_move();
         let them = pos.piece_list(us.other());
         while self.pending != 0 {
-            let slot = self.pending.trailing_zeros() as usize;
-            let t = them[slot];
-            let from = next_attacker(pos, t, us, &mut self.cursor);
+            let slot = self.pending.trailing_zeros() as u8;
+            let t = them[(slot & 15) as usize];
+            let victim = kind_of(pos.piece_at(t));
+            // The attackers of the victim's own exchange class form one
+            // contiguous cursor window (see `next_attacker`): the equal
+            // stage scans only that window, the losing stage only what
+            // lies above it and the winning stage everything but it. The
+            // moves skipped would all be rejected below, so the order is
+            // unchanged; only the ray scans are saved.
+            let lo = EQUAL_FROM.get(victim as usize);
+            let hi = EQUAL_TO.get(victim as usize);
+            let end = match stage {
+                Stage::EqualCaptures => {
+                    if self.cursor < lo {
+                        self.cursor = lo;
+                    }
+                    hi
+                }
+                Stage::WinningCaptures if self.cursor <= lo => lo,
+                Stage::WinningCaptures => ATTACKER_END,
+                _ => {
+                    if self.cursor < hi {
+                        self.cursor = hi;
+                    }
+                    ATTACKER_END
+                }
+            };
+            let from = next_attacker(pos, t, us, &mut self.cursor, end);
             if from == NO_SQUARE {
+                if end == lo && stage == Stage::WinningCaptures {
+                    self.cursor = hi;
+                    continue;
+                }
                 self.pending &= self.pending - 1;
                 self.cursor = 0;
                 continue;
@@ -357,7 +394,7 @@ impl Picker {
                 continue;
             }
             let av = CLASS.get(kind_of(pos.piece_at(from)) as usize);
-            let vv = CLASS.get(kind_of(pos.piece_at(t)) as usize);
+            let vv = CLASS.get(victim as usize);
             let take = match stage {
                 Stage::WinningCaptures => av < vv || (av > vv && see(pos, m) > 0),
                 Stage::EqualCaptures => av == vv,

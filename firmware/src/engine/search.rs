@@ -371,7 +371,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             }
             n += 1;
             let pawn_ending = self.make(0, m);
-            let gives_check = self.pos.in_check();
+            let gives_check = self.pos.in_check_after(m);
             let ext = self.extension(m, gives_check, 0, pawn_ending);
             let mut flags = self.child_flags(m, in_check);
             if follow && m == main {
@@ -619,7 +619,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             }
             self.e.plies[p].legal += 1;
             let pawn_ending = self.make(p, m);
-            let gives_check = self.pos.in_check();
+            let gives_check = self.pos.in_check_after(m);
             let ext = self.extension(m, gives_check, ply, pawn_ending);
             let quiet = !m.is_capture() && !m.is_promotion();
             let n = &self.e.plies[p];
@@ -762,7 +762,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             }
             legal += 1;
             self.make(p, m);
-            let gives_check = self.pos.in_check();
+            let gives_check = self.pos.in_check_after(m);
             let v = -self.qsearch(ply + 1, -beta, -alpha, gives_check);
             self.unmake(p, m);
             if self.e.stopped {
