@@ -44,6 +44,17 @@ pub fn svg_path() -> PathBuf {
     root().join("target/ram-map.svg")
 }
 
+/// The firmware's limits a `recursion` declaration may name as its
+/// max-depth (`MAX_PLY`, `MAX_PLY-1`...), read from the firmware crate
+/// itself (built for the host from the same source as the ELF), so the
+/// bound follows the code rather than a copy of the number.
+pub fn firmware_constants() -> Vec<(&'static str, u32)> {
+    vec![
+        ("MAX_PLY", firmware::engine::MAX_PLY as u32),
+        ("MAX_PERFT", firmware::protocol::MAX_PERFT as u32),
+    ]
+}
+
 /// The declarations of `assets/stack_targets.txt` and `assets/stack_recursion.txt`
 /// (both optional).
 pub fn declarations() -> Result<Declarations> {
@@ -51,7 +62,7 @@ pub fn declarations() -> Result<Declarations> {
     for name in ["assets/stack_targets.txt", "assets/stack_recursion.txt"] {
         let path = root().join(name);
         if let Ok(text) = std::fs::read_to_string(&path) {
-            d.merge(Declarations::parse(&text, name)?);
+            d.merge(Declarations::parse_with(&text, name, &firmware_constants())?);
         }
     }
     Ok(d)
@@ -179,24 +190,62 @@ pub fn call_chain(avr: &Avr, program: &Program) -> Vec<String> {
     out
 }
 
-/// Runs the workloads on the firmware. A stack collision or a fault is an error
-/// with the PC, cycle and the call chain.
-pub fn measure(elf: &[u8], steps: &[Box<dyn Workload>]) -> Result<Vec<StepResult>> {
+/// What the workloads measured.
+#[derive(Clone, Debug)]
+pub struct Measurement {
+    /// One row per step run; a step that collided or faulted is the last
+    /// row (its lowest SP is the collision's).
+    pub steps: Vec<StepResult>,
+    /// Why the measurement stopped early: a stack collision (with the PC,
+    /// cycle and the call chain), a fault or a step's error. The verdict
+    /// fails on it.
+    pub failure: Option<String>,
+}
+
+impl Measurement {
+    pub fn peak(&self) -> u32 {
+        self.steps.iter().map(|s| s.peak()).max().unwrap_or(0)
+    }
+}
+
+/// Runs the workloads on the firmware. A stack collision or a fault ends the
+/// run and becomes [`Measurement::failure`], with the PC, cycle and the
+/// call chain; an `Err` only when the board cannot be set up.
+pub fn measure(elf: &[u8], steps: &[Box<dyn Workload>]) -> Result<Measurement> {
     let mut rig = Rig::new(elf)?;
     let program = rig.board().program.clone();
     let mut rows = Vec::new();
     for step in steps {
         let wall = std::time::Instant::now();
-        rig.board().avr.reset_min_sp();
         let start = rig.board().avr.cycles();
-        let result = step.run(&mut rig);
+        match run_step(&mut rig, &program, step.as_ref()) {
+            Ok(stop) => {
+                let avr = &rig.board().avr;
+                rows.push(StepResult { name: step.name(), cycles: avr.cycles() - start, min_sp: avr.min_sp(), wall: wall.elapsed(), stop });
+            }
+            Err(why) => {
+                let avr = &rig.board().avr;
+                let stop = why.lines().next().unwrap_or("failed").to_string();
+                rows.push(StepResult { name: step.name(), cycles: avr.cycles() - start, min_sp: avr.min_sp(), wall: wall.elapsed(), stop });
+                return Ok(Measurement { steps: rows, failure: Some(why) });
+            }
+        }
+    }
+    Ok(Measurement { steps: rows, failure: None })
+}
+
+/// One step: its stop as text, or the collision/fault/step error.
+fn run_step(rig: &mut Rig, program: &Program, step: &dyn Workload) -> std::result::Result<String, String> {
+    {
+        rig.board().avr.reset_min_sp();
+        let result = step.run(rig);
         let avr = &rig.board().avr;
         // The serial link reports a collision as a dead chip: the lowest SP
         // tells. The CPU stopped right after the instruction that collided.
         if avr.min_sp() < avr.stack_limit() && !matches!(result, Ok(Stop::StackCollision { .. })) {
             let (pc, cycle, sp) = (avr.pc(), avr.cycles(), avr.min_sp());
             let why = result.err().map(|e| format!("\n  (the step said: {e})")).unwrap_or_default();
-            return Err(collision(avr, &program, &step.name(), pc, cycle, sp) + &why);
+            return Err(collision(avr, program, &step.name(), pc, cycle, sp) + &why);
         }
         let stop = result.map_err(|e| format!("step `{}`: {e}", step.name()))?;
         let stop_text = match stop {
@@ -204,7 +253,7 @@ pub fn measure(elf: &[u8], steps: &[Box<dyn Workload>]) -> Result<Vec<StepResult
             Stop::Sleeping { pc, interrupts_enabled } => {
                 format!("sleeping at {:#06x} (interrupts {})", pc * 2, if interrupts_enabled { "on" } else { "off" })
             }
-            Stop::StackCollision { pc, cycle, sp } => return Err(collision(avr, &program, &step.name(), pc, cycle, sp)),
+            Stop::StackCollision { pc, cycle, sp } => return Err(collision(avr, program, &step.name(), pc, cycle, sp)),
             Stop::Fault(f) => return Err(format!("step `{}`: the firmware faulted: {f}", step.name())),
             other => format!("{other:?}"),
         };
@@ -212,10 +261,8 @@ pub fn measure(elf: &[u8], steps: &[Box<dyn Workload>]) -> Result<Vec<StepResult
         for note in rig.notes.drain(..) {
             stop = format!("{stop}; {note}");
         }
-        let avr = &rig.board().avr;
-        rows.push(StepResult { name: step.name(), cycles: avr.cycles() - start, min_sp: avr.min_sp(), wall: wall.elapsed(), stop });
+        Ok(stop)
     }
-    Ok(rows)
 }
 
 /// The error for a stack collision: PC, cycle, SP and the call chain.
@@ -237,16 +284,19 @@ pub struct Report {
     pub map: StaticMap,
     pub analysis: stack_bound::Analysis,
     pub steps: Vec<StepResult>,
+    /// The measurement stopped on a collision, a fault or a step error.
+    pub failure: Option<String>,
     pub now: Baseline,
 }
 
-pub fn analyse_elf(elf: &Path) -> Result<Report> {
-    let bytes = std::fs::read(elf).map_err(|e| format!("cannot read {}: {e}", elf.display()))?;
-    let program = emulator::loader::elf::parse(&bytes).map_err(|e| format!("{}: {e}", elf.display()))?;
+/// The static map, the static bound (with `decl`) and the measurement over
+/// `steps` of an ELF image.
+pub fn analyse_program(bytes: &[u8], steps: &[Box<dyn Workload>], decl: &Declarations) -> Result<Report> {
+    let program = emulator::loader::elf::parse(bytes).map_err(|e| e.to_string())?;
     let map = StaticMap::from_program(&program);
-    let analysis = stack_bound::analyse(&program, &declarations()?);
-    let steps = measure(&bytes, &workloads())?;
-    let peak = steps.iter().map(|s| s.peak()).max().unwrap_or(0);
+    let analysis = stack_bound::analyse(&program, decl);
+    let m = measure(bytes, steps)?;
+    let peak = m.peak();
     let bound = analysis.total.finite();
     let now = Baseline {
         static_ram: map.static_ram(),
@@ -255,11 +305,51 @@ pub fn analyse_elf(elf: &Path) -> Result<Report> {
         measured_peak: peak,
         total_ram: map.static_ram() + peak.max(bound.unwrap_or(0)),
     };
-    Ok(Report { map, analysis, steps, now })
+    Ok(Report { map, analysis, steps: m.steps, failure: m.failure, now })
 }
 
-/// `cargo xtask ram [--update-baseline]`.
+pub fn analyse_elf(elf: &Path) -> Result<Report> {
+    let bytes = std::fs::read(elf).map_err(|e| format!("cannot read {}: {e}", elf.display()))?;
+    analyse_program(&bytes, &workloads(), &declarations()?).map_err(|e| format!("{}: {e}", elf.display()))
+}
+
+/// The RAM verdict: every reason the build does not fit, empty when it
+/// does. `old` is the committed baseline (growth beyond its thresholds
+/// fails), `None` to judge the budgets alone.
+pub fn verdict(r: &Report, old: Option<&Baseline>) -> Vec<String> {
+    let n = &r.now;
+    let mut fails = Vec::new();
+    if let Some(why) = &r.failure {
+        fails.push(format!("the measurement failed: {why}"));
+    }
+    if n.total_ram > RAM_BUDGET {
+        fails.push(format!("RAM over budget: {} B > {RAM_BUDGET} B (4096 B less a 256 B margin)", n.total_ram));
+    }
+    if n.flash > FLASH_BUDGET {
+        fails.push(format!("flash over budget: {} B > {FLASH_BUDGET} B", n.flash));
+    }
+    if let Some(b) = n.stack_bound {
+        if n.measured_peak > b {
+            fails.push(format!(
+                "the measured stack peak {} B exceeds the static bound {b} B: the static analysis (or a declaration in assets/stack_*.txt) is wrong",
+                n.measured_peak
+            ));
+        }
+    }
+    if let Some(old) = old {
+        fails.extend(old.diff(n).1);
+    }
+    fails
+}
+
+/// `cargo xtask ram [--update-baseline]`. With `XTASK_RAM_ELF=path` set,
+/// that ELF is checked instead of building the firmware (a last good build
+/// while the firmware does not build; not for CI).
 pub fn run(update_baseline: bool) -> Result {
+    if let Some(elf) = std::env::var_os("XTASK_RAM_ELF") {
+        println!("== ram: XTASK_RAM_ELF set: checking {} without building", PathBuf::from(&elf).display());
+        return check(Path::new(&elf), update_baseline);
+    }
     let fw = crate::firmware::build_and_report()?;
     check(&fw.elf, update_baseline)
 }
@@ -280,6 +370,9 @@ pub fn check(elf: &Path, update_baseline: bool) -> Result {
     println!("    ({} steps, {:.0} s emulated in {wall:.1} s real; each step's lowest SP is its own)", r.steps.len(), cycles as f64 / 8e6);
     for s in r.steps.iter().filter(|s| s.stop.contains("interrupts off")) {
         println!("  warning: the firmware stopped for good (cli; sleep) in step `{}`: later steps measure nothing", s.name);
+    }
+    if let Some(why) = &r.failure {
+        println!("  {why}");
     }
 
     let svg = svg::render(
@@ -313,31 +406,33 @@ pub fn check(elf: &Path, update_baseline: bool) -> Result {
         RAM_BUDGET
     );
     println!("  {:<40}{:>6} B  {:>6} B", "flash (.text + .data image)", n.flash, FLASH_BUDGET);
+    if let Some(b) = n.stack_bound {
+        println!(
+            "  static stack bound {b} B vs measured peak {} B: {:.2}x, {} B of margin the workloads did not reach",
+            n.measured_peak,
+            b as f64 / n.measured_peak.max(1) as f64,
+            b as i64 - n.measured_peak as i64
+        );
+    }
     println!("  map: {}", svg_file.display());
 
-    let mut fails = Vec::new();
-    if n.total_ram > RAM_BUDGET {
-        fails.push(format!("RAM over budget: {} B > {RAM_BUDGET} B (4096 B less a 256 B margin)", n.total_ram));
-    }
-    if n.flash > FLASH_BUDGET {
-        fails.push(format!("flash over budget: {} B > {FLASH_BUDGET} B", n.flash));
-    }
     let path = baseline_path();
+    let mut old = None;
     if update_baseline {
         std::fs::write(&path, n.to_json()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         println!("  baseline written: {} (commit it with the change)", path.display());
     } else {
         match std::fs::read_to_string(&path) {
             Ok(text) => {
-                let old = Baseline::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-                let (diff, growth) = old.diff(n);
+                let b = Baseline::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
                 println!("  against {}:", path.display());
-                print!("{diff}");
-                fails.extend(growth);
+                print!("{}", b.diff(n).0);
+                old = Some(b);
             }
             Err(_) => println!("  no baseline at {} yet: `cargo xtask ram --update-baseline` writes it", path.display()),
         }
     }
+    let fails = verdict(&r, old.as_ref());
     if fails.is_empty() {
         println!("== ram: fits");
         Ok(())
@@ -388,7 +483,10 @@ int main(void) { big[1] = start(); for (;;) {} }
             &[],
         );
         let steps: Vec<Box<dyn Workload>> = vec![Box::new(Boot { seconds: 0.1 })];
-        let err = measure(&elf, &steps).unwrap_err();
+        let m = measure(&elf, &steps).unwrap();
+        let err = m.failure.unwrap();
+        assert_eq!(m.steps.len(), 1);
+        assert!(m.steps[0].stop.starts_with("stack collision"), "{}", m.steps[0].stop);
         assert!(err.contains("stack collision in step `boot, 0.1 s idle`"), "{err}");
         assert!(err.contains("at PC 0x") && err.contains("cycle "), "{err}");
         let chain: Vec<&str> = err.lines().skip_while(|l| !l.contains("call chain")).skip(1).map(str::trim).collect();
@@ -415,11 +513,75 @@ int main(void) { f(); cli(); sleep_cpu(); for (;;) {} }
             &[],
         );
         let steps: Vec<Box<dyn Workload>> = vec![Box::new(Boot { seconds: 3.0 })];
-        let rows = measure(&elf, &steps).unwrap();
+        let m = measure(&elf, &steps).unwrap();
+        assert_eq!(m.failure, None);
+        let rows = m.steps;
         assert_eq!(rows.len(), 1);
         // call main 2 + call f 2 + r28/r29 2 + 50.
         assert_eq!(rows[0].peak(), 56);
         assert_eq!(rows[0].min_sp, 0x10FF - 56);
         assert!(rows[0].stop.contains("sleeping"), "{}", rows[0].stop);
+    }
+
+    /// A recursion whose depth is a build option (`-DDEPTH=n`), like the
+    /// firmware's MAX_PLY: `rec(DEPTH)` has DEPTH + 1 activations, declared
+    /// through a named constant as `assets/stack_recursion.txt` does.
+    const DEEP: &str = r#"
+#include <avr/io.h>
+#include <avr/interrupt.h>
+#include <avr/sleep.h>
+volatile unsigned char big[3000];
+__attribute__((noinline)) unsigned char rec(unsigned char n) { volatile unsigned char b[16]; b[0] = n; if (n == 0) return b[0]; return rec(n - 1) + b[0]; }
+int main(void) { big[0] = rec(DEPTH); cli(); sleep_cpu(); for (;;) {} }
+"#;
+
+    fn deep(depth: u32) -> Report {
+        let elf = compile_c(&format!("deep{depth}"), DEEP, &[&format!("-DDEPTH={depth}")]);
+        let decl = Declarations::parse_with("recursion rec DEPTH+1", "t", &[("DEPTH", depth)]).unwrap();
+        let steps: Vec<Box<dyn Workload>> = vec![Box::new(Boot { seconds: 0.1 })];
+        analyse_program(&elf, &steps, &decl).unwrap()
+    }
+
+    /// The build that recurses too deep: the emulator stops at the
+    /// collision (PC, cycle, the chain of `rec` frames down from `main`),
+    /// and the verdict fails on it, and on the RAM budget since the static
+    /// bound (finite: the depth is declared) is over it too.
+    #[test]
+    fn too_deep_a_recursion_collides_and_fails_the_verdict() {
+        let r = deep(200);
+        let why = r.failure.as_deref().expect("the collision must be reported");
+        assert!(why.starts_with("stack collision in step `boot, 0.1 s idle`: SP 0x"), "{why}");
+        assert!(why.contains(" at PC 0x") && why.contains("(rec), cycle "), "{why}");
+        let chain: Vec<&str> = why.lines().skip_while(|l| !l.contains("call chain")).skip(1).map(str::trim).collect();
+        assert_eq!(chain.len(), 3, "{why}");
+        assert!(chain[0].starts_with("rec (call at") && chain[0].contains(") x "), "{why}");
+        assert!(chain[1].starts_with("main (call at"), "{why}");
+
+        let bound = r.now.stack_bound.expect("the declared depth makes the bound finite");
+        assert!(bound >= r.now.measured_peak, "bound {bound} < measured {}", r.now.measured_peak);
+        assert!(r.now.static_ram + bound > RAM_BUDGET);
+        let fails = verdict(&r, None);
+        assert!(fails.iter().any(|f| f.starts_with("the measurement failed: stack collision")), "{fails:?}");
+        assert!(fails.iter().any(|f| f.starts_with("RAM over budget")), "{fails:?}");
+        assert!(!fails.iter().any(|f| f.contains("exceeds the static bound")), "{fails:?}");
+    }
+
+    /// The same program at its normal depth fits: no collision, the static
+    /// bound is exactly the measured peak (the worst path is the one run:
+    /// 5 activations of rec), and the verdict is empty.
+    #[test]
+    fn the_normal_build_passes_the_verdict() {
+        let r = deep(4);
+        assert_eq!(r.failure, None);
+        assert!(r.steps[0].stop.contains("sleeping"), "{}", r.steps[0].stop);
+        assert_eq!(r.now.stack_bound, Some(r.now.measured_peak), "{}", r.analysis.report());
+        assert!(r.now.total_ram <= RAM_BUDGET);
+        assert_eq!(verdict(&r, None), Vec::<String>::new());
+        // The baseline comparison only adds growth beyond its thresholds.
+        assert_eq!(verdict(&r, Some(&r.now)), Vec::<String>::new());
+        // A measured peak over the static bound is itself a failure.
+        let mut wrong = deep(4);
+        wrong.now.stack_bound = Some(r.now.measured_peak - 1);
+        assert!(verdict(&wrong, None).iter().any(|f| f.contains("exceeds the static bound")));
     }
 }

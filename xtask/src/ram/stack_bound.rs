@@ -51,11 +51,41 @@ const DEPTH_LIMIT: i32 = 0x1000;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Declarations {
     pub indirect: Vec<(String, Vec<String>)>,
+    /// `(patterns, max-depth)`: the patterns are comma-separated and share
+    /// one counter (the activations of all the functions they match).
     pub recursion: Vec<(String, u32)>,
+    /// The max-depth of each `recursion` line as written (`MAX_PLY-1`).
+    pub recursion_text: Vec<String>,
+}
+
+/// `N`, `NAME`, `NAME+N` or `NAME-N`, the names from `consts`.
+fn depth_expr(text: &str, consts: &[(&str, u32)]) -> Result<u32, String> {
+    if let Ok(n) = text.parse::<u32>() {
+        return Ok(n);
+    }
+    let (name, off) = match text.find(['+', '-']) {
+        Some(i) => {
+            let n: i64 = text[i + 1..].parse().map_err(|_| format!("`{}` is not a number", &text[i + 1..]))?;
+            (&text[..i], if text.as_bytes()[i] == b'+' { n } else { -n })
+        }
+        None => (text, 0),
+    };
+    let Some(&(_, v)) = consts.iter().find(|c| c.0 == name) else {
+        let known: Vec<&str> = consts.iter().map(|c| c.0).collect();
+        return Err(format!("max-depth `{text}` is not a number nor NAME[+-N] of a known constant ({})", known.join(", ")));
+    };
+    u32::try_from(v as i64 + off).map_err(|_| format!("max-depth `{text}` = {} is negative", v as i64 + off))
 }
 
 impl Declarations {
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn parse(text: &str, origin: &str) -> Result<Declarations, String> {
+        Self::parse_with(text, origin, &[])
+    }
+
+    /// Like [`Declarations::parse`], with named constants for the
+    /// max-depths (`recursion search MAX_PLY-1`).
+    pub fn parse_with(text: &str, origin: &str, consts: &[(&str, u32)]) -> Result<Declarations, String> {
         let mut d = Declarations::default();
         for (i, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
@@ -66,14 +96,15 @@ impl Declarations {
             let words: Vec<&str> = line.split_whitespace().collect();
             match words[0] {
                 "recursion" => {
-                    if words.len() != 3 {
-                        return Err(err("expected `recursion <function> <max-depth>`"));
+                    if words.len() != 3 || words[1].split(',').any(str::is_empty) {
+                        return Err(err("expected `recursion <function>[,<function>...] <max-depth>`"));
                     }
-                    let n: u32 = words[2].parse().map_err(|_| err("max-depth is not a number"))?;
+                    let n = depth_expr(words[2], consts).map_err(|e| err(&e))?;
                     if n == 0 {
                         return Err(err("max-depth must be at least 1"));
                     }
                     d.recursion.push((words[1].to_string(), n));
+                    d.recursion_text.push(words[2].to_string());
                 }
                 "indirect" => {
                     if words.len() < 4 || words[2] != "->" {
@@ -90,6 +121,7 @@ impl Declarations {
     pub fn merge(&mut self, other: Declarations) {
         self.indirect.extend(other.indirect);
         self.recursion.extend(other.recursion);
+        self.recursion_text.extend(other.recursion_text);
     }
 }
 
@@ -125,8 +157,28 @@ pub struct Site {
     /// Stack depth of the caller at that point (before the return address).
     pub depth: u32,
     pub kind: EdgeKind,
-    /// Byte address of the callee; `None` for an unresolved `ICALL`/`IJMP`.
+    /// Byte address of the callee; `None` for an `ICALL`/`IJMP` through a
+    /// pointer that is not a constant.
     pub target: Option<u32>,
+    /// For such a call: Z is the word at displacement `slot` of a pointer
+    /// read unmodified from memory (or passed in), as in a call through a
+    /// trait object's vtable (`ldd r30,Z+slot; ldd r31,Z+slot+1`).
+    pub slot: Option<u8>,
+}
+
+/// A vtable found in `.data`: data address, symbol name, and (offset,
+/// function) of each function pointer in it.
+pub type Vtable = (u32, String, Vec<(u8, u32)>);
+
+/// An `ICALL`/`IJMP` through a pointer and what it may reach.
+#[derive(Clone, Debug)]
+pub struct Indirect {
+    pub caller: String,
+    pub pc: u32,
+    pub slot: Option<u8>,
+    pub targets: Vec<u32>,
+    /// Some targets come from `assets/stack_targets.txt`.
+    pub declared: bool,
 }
 
 /// One function as the analysis saw it.
@@ -141,6 +193,9 @@ pub struct Function {
     pub sites: Vec<Site>,
     /// Executes `SEI`.
     pub sei: bool,
+    /// Function entries the code loads as constants (`ldi` pairs): pointers
+    /// to functions made in code.
+    pub fn_constants: BTreeSet<u32>,
     /// Why the function's own frame cannot be bounded (unknown SP writes...).
     pub problems: Vec<String>,
     /// Notes that do not break the bound.
@@ -178,7 +233,19 @@ pub struct Analysis {
     /// Interrupt handlers may nest (one of them reaches an `SEI`).
     pub nested_interrupts: bool,
     /// Names of the functions that call or jump through a pointer.
+    #[allow(dead_code)]
     pub indirect_callers: Vec<String>,
+    /// Every call or jump through a pointer, with its possible targets.
+    pub indirect: Vec<Indirect>,
+    /// The vtables found in `.data`: address, name, (offset, function).
+    pub vtables: Vec<Vtable>,
+    /// Function pointers in `.data` outside the vtables: (address, function).
+    pub loose_pointers: Vec<(u32, u32)>,
+    /// Function entries loaded as constants by the code.
+    pub code_pointers: Vec<u32>,
+    /// Each `recursion` declaration (`pattern <= n (expr)`) and the
+    /// functions it matches.
+    pub recursion: Vec<(String, Vec<String>)>,
     /// Call-graph cycles (function names), declared or not.
     pub cycles: Vec<Vec<String>>,
     /// Deepest main path plus the interrupts on top of it.
@@ -211,8 +278,40 @@ impl Analysis {
                 let _ = writeln!(s, "      worst path: {}", format_path(r));
             }
         }
-        if !self.indirect_callers.is_empty() {
-            let _ = writeln!(s, "  indirect calls/jumps in: {}", self.indirect_callers.join(", "));
+        let fname = |a: &u32| self.functions.get(a).map(|f| short(&f.name)).unwrap_or_else(|| format!("{a:#06x}"));
+        for (addr, name, slots) in &self.vtables {
+            let slots: Vec<String> = slots.iter().map(|(o, t)| format!("+{o} {}", fname(t))).collect();
+            let _ = writeln!(s, "  vtable {name} at {addr:#06x}: {}", slots.join(", "));
+        }
+        for (addr, t) in &self.loose_pointers {
+            let _ = writeln!(s, "  function pointer in .data at {addr:#06x}: {}", fname(t));
+        }
+        if !self.code_pointers.is_empty() {
+            let names: Vec<String> = self.code_pointers.iter().map(fname).collect();
+            let _ = writeln!(s, "  function pointers made in code: {}", names.join(", "));
+        }
+        for i in &self.indirect {
+            let how = match (i.slot, i.declared) {
+                (Some(o), false) => format!("vtable slot +{o}"),
+                (Some(o), true) => format!("vtable slot +{o} and declared"),
+                (None, true) => "declared".to_string(),
+                (None, false) => "unresolved".to_string(),
+            };
+            let targets: Vec<String> = i.targets.iter().map(fname).collect();
+            let _ = writeln!(
+                s,
+                "  indirect call at {:#06x} in {} ({how}): {}",
+                i.pc,
+                short(&i.caller),
+                if targets.is_empty() { "no known target".to_string() } else { targets.join(", ") }
+            );
+        }
+        for (decl, matched) in &self.recursion {
+            let _ = writeln!(
+                s,
+                "  recursion {decl}: {}",
+                if matched.is_empty() { "matches no function (stale?)".to_string() } else { matched.join(", ") }
+            );
         }
         for c in &self.cycles {
             let _ = writeln!(s, "  call-graph cycle: {}", c.join(" -> "));
@@ -235,9 +334,17 @@ pub fn format_path(r: &Root) -> String {
     if r.entry_cost > 0 {
         let _ = write!(s, "(+{} B interrupt return address) ", r.entry_cost);
     }
-    for (i, st) in r.path.iter().enumerate() {
-        if i > 0 {
+    let mut i = 0;
+    while i < r.path.len() {
+        let st = &r.path[i];
+        // A run of the same step (recursion) is written once with a count.
+        let run = r.path[i..].iter().take_while(|o| *o == st).count();
+        i += run;
+        if !s.is_empty() && !s.ends_with(' ') {
             s.push(' ');
+        }
+        if run > 1 {
+            let _ = write!(s, "{run} x ");
         }
         let _ = write!(s, "{} [frame {}]", short(&st.name), st.frame);
         if let (Some(d), Some(via)) = (st.call_depth, st.via) {
@@ -302,24 +409,45 @@ pub fn analyse(program: &Program, decl: &Declarations) -> Analysis {
         });
     }
 
-    // Every function reachable from the roots.
+    // Every function reachable from the roots. The targets of a call
+    // through a vtable slot include the function pointers made in code,
+    // which are only known once the code is read: repeat until they stop
+    // growing.
     let mut queue: Vec<u32> = roots.iter().map(|r| r.entry).collect();
-    while let Some(entry) = queue.pop() {
-        if functions.contains_key(&entry) {
-            continue;
-        }
-        let f = analyse_function(&cx, entry);
-        for site in &f.sites {
-            match site.target {
-                Some(t) => queue.push(t),
-                None => {
-                    for t in cx.indirect_targets(&f.name, decl) {
-                        queue.push(t);
-                    }
+    let mut code_pointers: BTreeSet<u32> = BTreeSet::new();
+    loop {
+        while let Some(entry) = queue.pop() {
+            if functions.contains_key(&entry) {
+                continue;
+            }
+            let f = analyse_function(&cx, entry);
+            for site in &f.sites {
+                match site.target {
+                    Some(t) => queue.push(t),
+                    None => queue.extend(resolve(&cx, decl, &f, site, &code_pointers).0),
                 }
             }
+            functions.insert(entry, f);
         }
-        functions.insert(entry, f);
+        let now: BTreeSet<u32> = functions.values().flat_map(|f| f.fn_constants.iter().copied()).collect();
+        if now == code_pointers {
+            break;
+        }
+        code_pointers = now;
+        for f in functions.values() {
+            for site in f.sites.iter().filter(|s| s.target.is_none()) {
+                queue.extend(resolve(&cx, decl, f, site, &code_pointers).0);
+            }
+        }
+    }
+    let mut indirect = Vec::new();
+    let mut resolved: HashMap<u32, Vec<u32>> = HashMap::new();
+    for f in functions.values() {
+        for site in f.sites.iter().filter(|s| s.target.is_none()) {
+            let (targets, declared) = resolve(&cx, decl, f, site, &code_pointers);
+            resolved.insert(site.pc, targets.clone());
+            indirect.push(Indirect { caller: f.name.clone(), pc: site.pc, slot: site.slot, targets, declared });
+        }
     }
 
     let indirect_callers: Vec<String> = functions
@@ -327,8 +455,15 @@ pub fn analyse(program: &Program, decl: &Declarations) -> Analysis {
         .filter(|f| f.sites.iter().any(|s| s.target.is_none()))
         .map(|f| f.name.clone())
         .collect();
+    let callees = |site: &Site| -> Vec<u32> {
+        match site.target {
+            Some(t) => vec![t],
+            None => resolved.get(&site.pc).cloned().unwrap_or_default(),
+        }
+    };
 
-    let mut solver = Solver { cx: &cx, functions: &functions, decl, memo: HashMap::new(), on_stack: HashSet::new() };
+    let mut solver =
+        Solver { cx: &cx, functions: &functions, decl, callees: &callees, memo: HashMap::new(), on_stack: HashSet::new() };
     let counters: Vec<u32> = decl.recursion.iter().map(|r| r.1).collect();
     for r in roots.iter_mut() {
         match solver.enter(r.entry, &counters) {
@@ -353,10 +488,7 @@ pub fn analyse(program: &Program, decl: &Declarations) -> Analysis {
             }
             if let Some(func) = functions.get(&f) {
                 for s in &func.sites {
-                    match s.target {
-                        Some(t) => stack.push(t),
-                        None => stack.extend(cx.indirect_targets(&func.name, decl)),
-                    }
+                    stack.extend(callees(s));
                 }
             }
         }
@@ -367,7 +499,7 @@ pub fn analyse(program: &Program, decl: &Declarations) -> Analysis {
         .filter(|r| r.vector > 0)
         .any(|r| reach(r.entry).iter().any(|f| functions.get(f).is_some_and(|f| f.sei)));
 
-    let cycles = find_cycles(&functions, &cx, decl);
+    let cycles = find_cycles(&functions, &callees);
 
     let total = {
         let reset = roots.iter().find(|r| r.vector == 0).map(|r| r.bound.clone()).unwrap_or(Bound::Finite(0));
@@ -391,19 +523,72 @@ pub fn analyse(program: &Program, decl: &Declarations) -> Analysis {
         }
     };
 
-    Analysis { functions, roots, nested_interrupts, indirect_callers, cycles, total }
+    let vtables = cx.vtables.iter().map(|v| (v.0, v.1.clone(), v.2.clone())).collect();
+    let loose_pointers = cx.loose_pointers.clone();
+    let recursion = decl
+        .recursion
+        .iter()
+        .zip(decl.recursion_text.iter().map(Some).chain(std::iter::repeat(None)))
+        .map(|((pat, n), text)| {
+            let matched: Vec<String> = functions
+                .values()
+                .filter(|f| matches_any(pat, &f.name, &cx.raw_name_at(f.entry).unwrap_or_default()))
+                .map(|f| short(&f.name))
+                .collect();
+            let text = text.filter(|t| t.parse::<u32>().is_err()).map(|t| format!(" ({t})")).unwrap_or_default();
+            (format!("{pat} <= {n}{text}"), matched)
+        })
+        .collect();
+    Analysis {
+        functions,
+        roots,
+        nested_interrupts,
+        indirect_callers,
+        indirect,
+        vtables,
+        loose_pointers,
+        code_pointers: code_pointers.into_iter().collect(),
+        recursion,
+        cycles,
+        total,
+    }
+}
+
+/// A `recursion` pattern list (comma-separated substrings) against a
+/// function's demangled and raw names.
+fn matches_any(patterns: &str, name: &str, raw: &str) -> bool {
+    patterns.split(',').any(|p| name.contains(p) || raw.contains(p))
+}
+
+/// The possible targets of an `ICALL`/`IJMP` through a pointer in `f`, and
+/// whether some are declared: the declared ones, plus for a vtable slot
+/// (see [`Site::slot`]) that slot of every vtable in `.data`, every loose
+/// function pointer of `.data` and every function pointer made in code.
+///
+/// Why that is all a vtable-slot call can reach: Z was read unmodified from
+/// displacement `slot` of an object whose address was itself read from
+/// memory. If that object is a vtable (a Rust trait object's vtable
+/// pointer always points at its start), Z is that slot of one of the
+/// vtables. If it is any other object, Z is a function pointer stored in
+/// RAM, and a function pointer has to come from somewhere: the `.data`
+/// image (loose or vtable pointers) or a constant in code. (Pointers read
+/// from flash with `LPM` are not covered: such calls have no slot and must
+/// be declared.)
+fn resolve(cx: &Context, decl: &Declarations, f: &Function, site: &Site, code_pointers: &BTreeSet<u32>) -> (Vec<u32>, bool) {
+    let declared = cx.declared_targets(&f.name, decl);
+    let mut out: BTreeSet<u32> = declared.iter().copied().collect();
+    if let Some(slot) = site.slot {
+        out.extend(cx.slot_targets(slot));
+        out.extend(cx.loose_pointers.iter().map(|p| p.1));
+        out.extend(code_pointers.iter().copied());
+    }
+    (out.into_iter().collect(), !declared.is_empty())
 }
 
 /// Strongly connected components of more than one function, or with a
 /// self-call: the recursion in the program.
-fn find_cycles(functions: &BTreeMap<u32, Function>, cx: &Context, decl: &Declarations) -> Vec<Vec<String>> {
-    let succ = |f: &Function| -> Vec<u32> {
-        let mut v: Vec<u32> = f.sites.iter().filter_map(|s| s.target).collect();
-        if f.sites.iter().any(|s| s.target.is_none()) {
-            v.extend(cx.indirect_targets(&f.name, decl));
-        }
-        v
-    };
+fn find_cycles(functions: &BTreeMap<u32, Function>, callees: &dyn Fn(&Site) -> Vec<u32>) -> Vec<Vec<String>> {
+    let succ = |f: &Function| -> Vec<u32> { f.sites.iter().flat_map(callees).collect() };
     // Tarjan, iterative enough for firmware-sized graphs (recursive here).
     struct T<'a> {
         index: HashMap<u32, usize>,
@@ -480,6 +665,7 @@ struct Solver<'a> {
     cx: &'a Context,
     functions: &'a BTreeMap<u32, Function>,
     decl: &'a Declarations,
+    callees: &'a dyn Fn(&Site) -> Vec<u32>,
     /// (function, counters) -> bound and the best next hop (site index, callee).
     memo: HashMap<(u32, Vec<u32>), Memo>,
     on_stack: HashSet<(u32, Vec<u32>)>,
@@ -492,7 +678,7 @@ impl Solver<'_> {
         let raw = self.cx.raw_name_at(f).unwrap_or_default();
         let mut c = counters.to_vec();
         for (i, (pat, _)) in self.decl.recursion.iter().enumerate() {
-            if name.contains(pat.as_str()) || raw.contains(pat.as_str()) {
+            if matches_any(pat, name, &raw) {
                 if c[i] == 0 {
                     return None;
                 }
@@ -500,13 +686,6 @@ impl Solver<'_> {
             }
         }
         Some(c)
-    }
-
-    fn callees(&self, f: &Function, site: &Site) -> Vec<u32> {
-        match site.target {
-            Some(t) => vec![t],
-            None => self.cx.indirect_targets(&f.name, self.decl),
-        }
     }
 
     /// Bound of `f` (counters already account for `f` itself).
@@ -530,7 +709,7 @@ impl Solver<'_> {
         self.on_stack.insert(key.clone());
         let mut best: Memo = Ok((func.frame, None));
         'sites: for (i, site) in func.sites.iter().enumerate() {
-            let callees = self.callees(func, site);
+            let callees = (self.callees)(site);
             if callees.is_empty() {
                 best = Err(format!(
                     "{} calls through a pointer at {:#06x} (declare `indirect <caller> -> <targets>` in assets/stack_targets.txt)",
@@ -606,6 +785,12 @@ struct Context {
     inline: Vec<(u32, u32)>,
     names: BTreeMap<u32, (String, String)>,
     vector_count: u32,
+    /// Vtable-shaped objects of the `.data` image: (data address, symbol,
+    /// (offset, function) of each function pointer).
+    vtables: Vec<Vtable>,
+    /// Function entries stored in the `.data` image outside those vtables
+    /// (at any byte offset): `(data address, function)`.
+    loose_pointers: Vec<(u32, u32)>,
 }
 
 impl Context {
@@ -653,6 +838,8 @@ impl Context {
             inline,
             names: names.into_iter().map(|(a, (d, r, _))| (a, (d, r))).collect(),
             vector_count: 0,
+            vtables: Vec::new(),
+            loose_pointers: Vec::new(),
         };
         // Count the vectors: JMP/RJMP slots of 4 bytes from 0.
         let mut n = 0;
@@ -669,9 +856,73 @@ impl Context {
             n += 1;
         }
         cx.vector_count = n;
+        cx.find_function_pointers(program);
         // `__bad_interrupt` and the reset target are not tail-call targets
         // in the usual sense, but treating them so is harmless.
         cx
+    }
+
+    /// Every function pointer stored in the initial `.data` image (where
+    /// LLVM puts the vtables on the AVR): a sized data object shaped like a
+    /// Rust vtable (`drop_in_place` or 0, size, align, then one function
+    /// per method) gives its slots; any other 16-bit word, at any byte
+    /// offset, that is the word address of a function entry is a loose
+    /// pointer.
+    fn find_function_pointers(&mut self, program: &Program) {
+        let syms = &program.symbols;
+        let Some(data) = syms.sections.iter().find(|s| s.space == Space::Data && s.name == ".data") else { return };
+        let Some(load) = syms.lookup("__data_load_start").map(|s| s.address) else { return };
+        let image: Vec<u8> =
+            (0..data.size).map(|i| self.flash.get((load + i) as usize).copied().unwrap_or(0xFF)).collect();
+        let word = |off: u32| -> u16 {
+            u16::from_le_bytes([image.get(off as usize).copied().unwrap_or(0), image.get(off as usize + 1).copied().unwrap_or(0)])
+        };
+        let (entries, inline) = (&self.entries, &self.inline);
+        let is_fn = |w: u16| {
+            let a = w as u32 * 2;
+            w != 0 && entries.contains(&a) && !inline.iter().any(|&(s, e)| a >= s && a < e)
+        };
+        let (mut vtables, mut loose) = (Vec::new(), Vec::new());
+        let mut in_vtable: BTreeSet<u32> = BTreeSet::new(); // image offsets of vtable words
+        for sym in syms.symbols.iter().filter(|s| s.space == Space::Data) {
+            if sym.address < data.start || sym.address + sym.size > data.end() || sym.size < 8 || sym.size % 2 != 0 {
+                continue;
+            }
+            let off = sym.address - data.start;
+            let words: Vec<u16> = (0..sym.size / 2).map(|i| word(off + 2 * i)).collect();
+            let align = words[2];
+            let shaped = (words[0] == 0 || is_fn(words[0]))
+                && align.is_power_of_two()
+                && align <= 8
+                // 0: a method not callable on the trait object.
+                && words[3..].iter().all(|&w| w == 0 || is_fn(w))
+                && words[3..].iter().any(|&w| is_fn(w));
+            if !shaped || sym.size / 2 > 3 + 64 {
+                continue;
+            }
+            let mut slots = Vec::new();
+            for (i, &w) in words.iter().enumerate() {
+                if w == 0 || i == 1 || i == 2 {
+                    continue;
+                }
+                slots.push(((2 * i) as u8, w as u32 * 2));
+                in_vtable.insert(off + 2 * i as u32);
+            }
+            vtables.push((sym.address, demangle(&sym.name), slots));
+        }
+        for off in 0..data.size.saturating_sub(1) {
+            let w = word(off);
+            if is_fn(w) && !in_vtable.contains(&off) {
+                loose.push((data.start + off, w as u32 * 2));
+            }
+        }
+        self.vtables = vtables;
+        self.loose_pointers = loose;
+    }
+
+    /// Possible targets of a call through the word at `slot` of a vtable.
+    fn slot_targets(&self, slot: u8) -> BTreeSet<u32> {
+        self.vtables.iter().flat_map(|v| v.2.iter()).filter(|(o, _)| *o == slot).map(|(_, t)| *t).collect()
     }
 
     fn word(&self, w: u32) -> u16 {
@@ -711,7 +962,7 @@ impl Context {
     }
 
     /// Declared targets of the indirect calls in `caller`.
-    fn indirect_targets(&self, caller: &str, decl: &Declarations) -> Vec<u32> {
+    fn declared_targets(&self, caller: &str, decl: &Declarations) -> Vec<u32> {
         let mut out = BTreeSet::new();
         for (c, targets) in &decl.indirect {
             if !caller.contains(c.as_str()) {
@@ -738,6 +989,12 @@ enum Val {
     SpLo(i32),
     /// High byte of (entry SP - n).
     SpHi(i32),
+    /// A byte read from memory and not changed since: `Some(q)` when read at
+    /// displacement `q` through a pointer that was itself read from memory
+    /// unchanged (a field of the object it points to: a vtable slot when it
+    /// is a vtable pointer), `None` otherwise (a reload of a spill, a
+    /// global, a field through a computed or passed-in pointer).
+    Loaded(Option<u8>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -777,7 +1034,16 @@ fn norm(n: i32) -> i32 {
 fn analyse_function(cx: &Context, entry: u32) -> Function {
     let name = cx.display_name(entry);
     let own_end = cx.ranges.get(&entry).map(|s| entry + s);
-    let mut f = Function { entry, name, frame: 0, sites: Vec::new(), sei: false, problems: Vec::new(), notes: Vec::new() };
+    let mut f = Function {
+        entry,
+        name,
+        frame: 0,
+        sites: Vec::new(),
+        sei: false,
+        fn_constants: BTreeSet::new(),
+        problems: Vec::new(),
+        notes: Vec::new(),
+    };
     let mut states: HashMap<u32, State> = HashMap::new();
     let start = entry / 2;
     // Both ABIs keep r1 (`__zero_reg__`) at 0 across calls; an interrupt
@@ -810,8 +1076,13 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
         let mut succ: Vec<u32> = Vec::new();
         let mut add_site = |kind: EdgeKind, target: Option<u32>, depth: i32| {
             let key = (pc * 2, kind as u8);
-            let s = sites.entry(key).or_insert(Site { pc: pc * 2, depth: 0, kind, target });
+            let slot = if target.is_none() { z_slot(&st) } else { None };
+            let s = sites.entry(key).or_insert(Site { pc: pc * 2, depth: 0, kind, target, slot });
             s.depth = s.depth.max(depth.max(0) as u32);
+            if s.slot != slot {
+                // Reached with different kinds of Z: no slot.
+                s.slot = None;
+            }
         };
         match instr {
             Instr::Push { .. } => {
@@ -915,6 +1186,26 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
                 n.regs[d as usize] = Val::Const(k);
                 succ.push(next_pc);
             }
+            Instr::Ldd { d, q, y } => {
+                n.regs[d as usize] = load_through(&st, if y { 28 } else { 30 }, q);
+                succ.push(next_pc);
+            }
+            Instr::Ld { d, ptr } => {
+                use emulator::cpu::decode::Ptr;
+                if ptr == Ptr::X {
+                    n.regs[d as usize] = load_through(&st, 26, 0);
+                } else {
+                    for r in writes(instr) {
+                        n.regs[r as usize] = Val::Unknown;
+                    }
+                    n.regs[d as usize] = Val::Loaded(None);
+                }
+                succ.push(next_pc);
+            }
+            Instr::Lds { d, .. } => {
+                n.regs[d as usize] = Val::Loaded(None);
+                succ.push(next_pc);
+            }
             Instr::Eor { d, r } if d == r => {
                 n.regs[d as usize] = Val::Const(0);
                 succ.push(next_pc);
@@ -933,7 +1224,8 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
                 let (lo, hi) = (st.regs[d as usize], st.regs[d as usize + 1]);
                 let (nl, nh) = match (lo, hi) {
                     (Val::SpLo(x), Val::SpHi(y)) if x == y => {
-                        (Val::SpLo(x + sign * k as i32), Val::SpHi(x + sign * k as i32))
+                        let v = norm(x + sign * k as i32);
+                        (Val::SpLo(v), Val::SpHi(v))
                     }
                     (Val::Const(l), Val::Const(h)) => {
                         let v = u16::from_le_bytes([l, h]).wrapping_sub((sign * k as i32) as u16).to_le_bytes();
@@ -961,7 +1253,10 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
                 let low = if d % 2 == 1 { st.regs[d as usize - 1] } else { Val::Unknown };
                 match (low, st.regs[d as usize]) {
                     (Val::SpLo(x), Val::SpHi(_)) => {
-                        let v = x + 256 * k;
+                        // Kept in 16 bits, so that `Y + 98 - 98` through
+                        // `subi/sbci r28,0x9e/0xff ... subi/sbci 0x62/0x00`
+                        // (LLVM's way past `Y+63`) joins as the same value.
+                        let v = norm(x + 256 * k);
                         n.regs[d as usize - 1] = Val::SpLo(v);
                         n.regs[d as usize] = Val::SpHi(v);
                     }
@@ -974,6 +1269,18 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
                     n.regs[r as usize] = Val::Unknown;
                 }
                 succ.push(next_pc);
+            }
+        }
+        // A register pair that just became a constant function entry: a
+        // pointer to that function made in code.
+        for p in (0..32).step_by(2) {
+            if (n.regs[p], n.regs[p + 1]) != (st.regs[p], st.regs[p + 1]) {
+                if let (Val::Const(l), Val::Const(h)) = (n.regs[p], n.regs[p + 1]) {
+                    let a = u16::from_le_bytes([l, h]) as u32 * 2;
+                    if a != 0 && cx.entries.contains(&a) && !cx.is_inline(a) {
+                        f.fn_constants.insert(a);
+                    }
+                }
             }
         }
         for s in succ {
@@ -1016,6 +1323,24 @@ fn sub_const(st: &State, instr: Instr) -> Option<i32> {
         Instr::Subi { k, .. } | Instr::Sbci { k, .. } => Some(k as i32),
         Instr::Sub { d, r } | Instr::Sbc { d, r } if d != r => reg(r),
         Instr::Add { d, r } | Instr::Adc { d, r } if d != r => reg(r).map(|k| -k),
+        _ => None,
+    }
+}
+
+/// A byte loaded through the pointer in `base`/`base + 1` at displacement
+/// `q`: a slot of that object if the pointer itself was read from memory
+/// unmodified, else a value read from memory.
+fn load_through(st: &State, base: usize, q: u8) -> Val {
+    match (st.regs[base], st.regs[base + 1]) {
+        (Val::Loaded(_), Val::Loaded(_)) => Val::Loaded(Some(q)),
+        _ => Val::Loaded(None),
+    }
+}
+
+/// The vtable-like slot Z was loaded from (see [`Site::slot`]).
+fn z_slot(st: &State) -> Option<u8> {
+    match (st.regs[30], st.regs[31]) {
+        (Val::Loaded(Some(a)), Val::Loaded(Some(b))) if b as u16 == a as u16 + 1 => Some(a),
         _ => None,
     }
 }
@@ -1088,6 +1413,21 @@ mod tests {
         assert!(Declarations::parse("recursion x 0", "t").is_err());
         assert!(Declarations::parse("indirect a b", "t").is_err());
         assert!(Declarations::parse("frobnicate", "t").is_err());
+    }
+
+    #[test]
+    fn parses_named_depths_and_shared_counts() {
+        let c = [("MAX_PLY", 24)];
+        let d = Declarations::parse_with("recursion a,b MAX_PLY\nrecursion a MAX_PLY-1\nrecursion c MAX_PLY+2\nrecursion e 3", "t", &c)
+            .unwrap();
+        assert_eq!(d.recursion, vec![("a,b".into(), 24), ("a".into(), 23), ("c".into(), 26), ("e".into(), 3)]);
+        assert_eq!(d.recursion_text, ["MAX_PLY", "MAX_PLY-1", "MAX_PLY+2", "3"]);
+        assert!(Declarations::parse_with("recursion a MAX_PLY-24", "t", &c).unwrap_err().contains("at least 1"));
+        assert!(Declarations::parse_with("recursion a MAX_PLY-25", "t", &c).unwrap_err().contains("negative"));
+        assert!(Declarations::parse_with("recursion a MIN_PLY", "t", &c).unwrap_err().contains("MAX_PLY"));
+        assert!(Declarations::parse_with("recursion a, 3", "t", &c).is_err());
+        assert!(matches_any("a,b", "xb", ""));
+        assert!(!matches_any("a,b", "c", "d"));
     }
 
     fn compile(name: &str, src: &str, extra: &[&str]) -> Program {
@@ -1249,7 +1589,7 @@ int main(void) { dispatch(); handler = big; dispatch(); cli(); sleep_cpu(); for 
         let decl = Declarations::parse("indirect dispatch -> small big", "t").unwrap();
         let a = analyse(&p, &decl);
         let dispatch = a.functions.values().find(|f| f.name == "dispatch").unwrap();
-        assert_eq!(dispatch.sites, vec![Site { pc: 0x108, depth: 0, kind: EdgeKind::Tail, target: None }]);
+        assert_eq!(dispatch.sites, vec![Site { pc: 0x108, depth: 0, kind: EdgeKind::Tail, target: None, slot: None }]);
         assert_eq!(a.total, Bound::Finite(46), "{}", a.report());
         assert_eq!(measured(&p), 46);
     }
@@ -1258,5 +1598,44 @@ int main(void) { dispatch(); handler = big; dispatch(); cli(); sleep_cpu(); for 
     fn norm_wraps() {
         assert_eq!(norm(0x1_0008), 8);
         assert_eq!(norm(0xFFF8), -8);
+    }
+
+    const VTABLES: &str = r#"
+#include <avr/io.h>
+#include <avr/interrupt.h>
+#include <avr/sleep.h>
+volatile unsigned char sink;
+__attribute__((noinline)) void small(void) { volatile unsigned char b[3]; b[0] = 1; sink = b[0]; }
+__attribute__((noinline)) void big(void) { volatile unsigned char b[40]; b[0] = 1; sink = b[0]; }
+__attribute__((noinline)) void mid(void) { volatile unsigned char b[20]; b[0] = 1; sink = b[0]; }
+__attribute__((noinline)) void huge(void) { volatile unsigned char b[90]; b[0] = 1; sink = b[0]; }
+/* Laid out as a Rust vtable: drop_in_place (none), size, align, methods. */
+struct vtable { void (*drop)(void); unsigned size, align; void (*first)(void); void (*second)(void); };
+const struct vtable A = { 0, 2, 1, small, huge };
+const struct vtable B = { 0, 4, 2, big, huge };
+const struct vtable *volatile current = &A;
+__attribute__((noinline)) void call_first(void) { current->first(); }
+int main(void) { call_first(); current = &B; call_first(); mid(); cli(); sleep_cpu(); for (;;) {} }
+"#;
+
+    /// A call through a vtable slot is resolved without declarations: the
+    /// vtables are found in `.data` and the call through `->first` (slot 6)
+    /// reaches `small` and `big` only, never `huge` (slot 8), so the bound
+    /// is the measured worst: call main 2 + call call_first 2 + 0 + big 42.
+    #[test]
+    fn vtable_slot_calls_resolve_to_that_slot_of_every_vtable() {
+        let p = compile("vtables", VTABLES, &[]);
+        let a = analyse(&p, &Declarations::default());
+        assert_eq!(a.vtables.len(), 2, "{}", a.report());
+        assert!(a.loose_pointers.is_empty(), "{}", a.report());
+        assert_eq!(a.indirect.len(), 1, "{}", a.report());
+        let i = &a.indirect[0];
+        assert_eq!(i.slot, Some(6), "{}", a.report());
+        assert!(!i.declared);
+        let mut names: Vec<&str> = i.targets.iter().map(|t| a.functions[t].name.as_str()).collect();
+        names.sort();
+        assert_eq!(names, ["big", "small"], "{}", a.report());
+        assert_eq!(a.total, Bound::Finite(46), "{}", a.report());
+        assert_eq!(measured(&p), 46);
     }
 }
