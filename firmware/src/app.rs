@@ -347,7 +347,7 @@ impl<P: Platform> Host<'_, P> {
         let mut show = false;
         while self.pending.is_none() {
             let Some(ev) = self.p.key() else { break };
-            let out = self.ui.key(ev, now, None);
+            let out = self.ui.key_while_searching(ev, now);
             if let Some(s) = out.sound {
                 self.p.sound(s);
             }
