@@ -4,6 +4,7 @@
 use crate::board::Board;
 use crate::parts::KeyScript;
 use emulator::avr::Stop;
+use emulator::periph::eeprom::Eeprom;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -14,6 +15,8 @@ pub struct RunOptions {
     pub max_cycles: Option<u64>,
     pub until_sleep: bool,
     pub keys: Option<PathBuf>,
+    /// EEPROM image: loaded before the run when the file exists, written back after it.
+    pub eeprom: Option<PathBuf>,
 }
 
 /// What `--json` prints.
@@ -50,12 +53,22 @@ pub fn run(opts: &RunOptions) -> Result<(Report, bool), String> {
         let script = KeyScript::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         board.load_key_script(&script);
     }
+    if let Some(path) = opts.eeprom.as_deref().filter(|p| p.exists()) {
+        eeprom(&mut board)?.load_file(path)?;
+    }
     let limit = opts.max_cycles.unwrap_or(if opts.until_sleep { u64::MAX } else { (DEFAULT_SECONDS * clock_hz as f64) as u64 });
     let started = Instant::now();
     let stop = run_board(&mut board, limit, opts.until_sleep);
     let wall = started.elapsed().as_secs_f64();
+    if let Some(path) = &opts.eeprom {
+        eeprom(&mut board)?.save_file(path)?;
+    }
     let ok = matches!(stop, Stop::CycleLimit | Stop::Sleeping { .. } | Stop::Break(_));
     Ok((report(&board, stop, wall), ok))
+}
+
+fn eeprom(board: &mut Board) -> Result<&mut Eeprom, String> {
+    board.avr.peripheral_mut::<Eeprom>().ok_or_else(|| "this chip has no EEPROM peripheral".to_string())
 }
 
 /// Runs in slices so `--until-sleep` can stop at a SLEEP with I clear.

@@ -50,6 +50,9 @@ enum Command {
         /// Print one JSON object instead of a summary
         #[arg(long)]
         json: bool,
+        /// EEPROM image file: loaded first if it exists, written back at the end
+        #[arg(long)]
+        eeprom: Option<PathBuf>,
     },
     /// Speak UCI on stdin/stdout by driving the firmware over its emulated serial port
     Uci {
@@ -88,8 +91,8 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Run { elf, mhz, max_cycles, until_sleep, keys, json } => {
-            let opts = RunOptions { elf, mhz, max_cycles, until_sleep, keys };
+        Command::Run { elf, mhz, max_cycles, until_sleep, keys, json, eeprom } => {
+            let opts = RunOptions { elf, mhz, max_cycles, until_sleep, keys, eeprom };
             match headless::run(&opts) {
                 Ok((report, ok)) => {
                     if json {

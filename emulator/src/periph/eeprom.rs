@@ -84,6 +84,21 @@ impl Eeprom {
         Ok(())
     }
 
+    /// Loads the contents from a raw 2 KB image file (what [`Eeprom::save_file`]
+    /// writes). A file of the wrong size is an error and changes nothing.
+    pub fn load_file(&mut self, path: &std::path::Path) -> Result<(), String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read EEPROM image {}: {e}", path.display()))?;
+        self.load(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Writes the contents as a raw 2 KB image, atomically (a temporary file
+    /// renamed over the old one), so a crash never leaves half an image.
+    pub fn save_file(&self, path: &std::path::Path) -> Result<(), String> {
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, &self.data[..]).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+        std::fs::rename(&tmp, path).map_err(|e| format!("cannot write EEPROM image {}: {e}", path.display()))
+    }
+
     /// CPU cycles an EEPM mode takes: 3.4 ms for erase+write, else 1.8 ms.
     pub fn programming_cycles(&self, eepm: u8) -> u64 {
         let tenth_ms = if eepm == 0 { 34 } else { 18 };
@@ -225,6 +240,28 @@ mod tests {
         let mut b = Bench::new();
         b.reset(&mut e);
         (e, b)
+    }
+
+    #[test]
+    fn contents_persist_through_a_file_and_bad_images_change_nothing() {
+        let dir = std::env::temp_dir().join(format!("eeprom-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("board.eep");
+        let (mut e, _) = setup();
+        let mut image = [0xFFu8; EEPROM_SIZE];
+        image[0] = b'C';
+        image[EEPROM_SIZE - 1] = 0x42;
+        e.load(&image).unwrap();
+        e.save_file(&path).unwrap();
+        let (mut f, _) = setup();
+        f.load_file(&path).unwrap();
+        assert_eq!(f.contents(), e.contents());
+        std::fs::write(&path, [1, 2, 3]).unwrap();
+        let err = f.load_file(&path).unwrap_err();
+        assert!(err.contains("3 bytes"), "{err}");
+        assert_eq!(f.contents()[0], b'C', "a bad image must not change the contents");
+        assert!(f.load_file(&dir.join("missing.eep")).unwrap_err().contains("cannot read"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
