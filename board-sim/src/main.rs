@@ -14,7 +14,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Open the board in a window with a debugger (default: the firmware built by `cargo xtask firmware`)
+    /// Open the board in a window, with a debugger one click away (default: the firmware built by `cargo xtask firmware`)
     Play {
         /// AVR ELF file to run (default: target/avr-none/avr/prodigy.elf)
         elf: Option<PathBuf>,
@@ -27,6 +27,9 @@ enum Command {
         /// Start paused
         #[arg(long)]
         paused: bool,
+        /// Open with the debugger panel (the toolbar's Debugger button toggles it)
+        #[arg(long)]
+        debugger: bool,
         /// Benchmark: run the window this many seconds, print emulated MHz and CPU time, exit
         #[arg(long, hide = true)]
         bench_seconds: Option<f64>,
@@ -81,8 +84,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Play { elf, mhz, speed, paused, bench_seconds } => {
-            let opts = board_sim::app::PlayOptions { elf, mhz, speed, paused, bench_seconds };
+        Command::Play { elf, mhz, speed, paused, debugger, bench_seconds } => {
+            let opts = board_sim::app::PlayOptions { elf, mhz, speed, paused, bench_seconds, debugger };
             match board_sim::app::run(opts) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {

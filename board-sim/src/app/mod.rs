@@ -45,6 +45,8 @@ pub struct PlayOptions {
     pub paused: bool,
     /// Run this many seconds at max speed, print throughput and CPU time, exit.
     pub bench_seconds: Option<f64>,
+    /// Open with the debugger panel shown (the toolbar toggles it).
+    pub debugger: bool,
 }
 
 /// The ELF to open: the argument, else the workspace's firmware build.
@@ -72,6 +74,7 @@ pub fn run(opts: PlayOptions) -> Result<(), String> {
     }
     let path = resolve_elf(opts.elf.as_deref())?;
     let clock_hz = (opts.mhz * 1e6).round() as u32;
+    let debugger = opts.debugger;
     let bench = opts.bench_seconds.map(|s| Bench { seconds: s, start: None, frames: 0, ui_time: Duration::ZERO });
     let mut setup = vec![Command::SetSpeed(opts.speed)];
     if opts.paused {
@@ -92,6 +95,7 @@ pub fn run(opts: PlayOptions) -> Result<(), String> {
         Box::new(move |cc| {
             let mut app = ProdigyApp::new(sim);
             app.bench = bench;
+            app.ui.show_debugger = debugger;
             app.install(&cc.egui_ctx);
             Ok(Box::new(app))
         }),

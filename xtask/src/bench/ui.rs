@@ -35,25 +35,29 @@ pub fn run(runs: usize, seconds: f64) -> Result {
     }
     let mut window_max = Vec::new();
     let mut window_cpu = Vec::new();
+    let mut debugger_cpu = Vec::new();
     for _ in 0..runs {
-        window_max.push(window(&bin, &elf, "max", seconds)?.0);
-        window_cpu.push(window(&bin, &elf, "1x", seconds)?.1);
+        window_max.push(window(&bin, &elf, "max", seconds, false)?.0);
+        window_cpu.push(window(&bin, &elf, "1x", seconds, false)?.1);
+        debugger_cpu.push(window(&bin, &elf, "1x", seconds, true)?.1);
     }
-    let (h, w, cpu) = (med(headless), med(window_max), med(window_cpu));
+    let (h, w, cpu, dbg) = (med(headless), med(window_max), med(window_cpu), med(debugger_cpu));
     println!("{:<34}{:>16}", "", "emulated MHz");
     println!("{:<34}{:>16.1}", "headless (board-sim run)", h);
     println!("{:<34}{:>16.1}", "window at max speed", w);
     println!("window/headless throughput: {:.0}% (goal >= 80%)", w / h * 100.0);
     println!("window at 1x real time: {cpu:.1}% of one core (goal < 15%)");
+    println!("window at 1x with the debugger open: {dbg:.1}% of one core");
     Ok(())
 }
 
 /// (emulated MHz, CPU % of one core) of the window at `speed`.
-fn window(bin: &std::path::Path, elf: &str, speed: &str, seconds: f64) -> Result<(f64, f64)> {
+fn window(bin: &std::path::Path, elf: &str, speed: &str, seconds: f64, debugger: bool) -> Result<(f64, f64)> {
     let out = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1400x900x24"])
         .arg(bin)
         .args(["play", elf, "--speed", speed, "--bench-seconds", &seconds.to_string()])
+        .args(debugger.then_some("--debugger"))
         .output()
         .map_err(|e| format!("cannot run xvfb-run: {e}"))?;
     let text = String::from_utf8_lossy(&out.stdout);
