@@ -46,25 +46,7 @@ impl UciEngine {
     /// Starts `cmd` (program and arguments) and does the `uci`/`isready`
     /// handshake.
     pub fn start(cmd: &[String], label: &str) -> Result<UciEngine> {
-        let (program, args) = cmd.split_first().ok_or("empty engine command")?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| format!("cannot start {label} `{}`: {e}", cmd.join(" ")))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (child, stdin, lines) = spawn_engine(cmd, label, Stdio::inherit())?;
         let mut e = UciEngine { label: label.to_string(), name: label.to_string(), child, stdin, lines, recent: Vec::new() };
         e.send("uci")?;
         let deadline = Duration::from_secs(30);
@@ -203,6 +185,31 @@ pub fn position_command(fen: Option<&str>, moves: &[String]) -> String {
     s
 }
 
+/// Starts an engine process with piped stdin/stdout; its output lines
+/// arrive on a channel from a reader thread, so reads can time out.
+fn spawn_engine(cmd: &[String], label: &str, stderr: Stdio) -> Result<(Child, ChildStdin, Receiver<String>)> {
+    let (program, args) = cmd.split_first().ok_or("empty engine command")?;
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .map_err(|e| format!("cannot start {label} `{}`: {e}", cmd.join(" ")))?;
+    let stdin = child.stdin.take().ok_or("no stdin")?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    Ok((child, stdin, lines))
+}
+
 /// Splits an `--engine` command line on whitespace.
 pub fn split_command(cmd: &str) -> Vec<String> {
     cmd.split_whitespace().map(String::from).collect()
@@ -219,25 +226,7 @@ pub struct XboardEngine {
 
 impl XboardEngine {
     pub fn start(cmd: &[String], label: &str) -> Result<XboardEngine> {
-        let (program, args) = cmd.split_first().ok_or("empty engine command")?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start {label} `{}`: {e}", cmd.join(" ")))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (child, stdin, lines) = spawn_engine(cmd, label, Stdio::null())?;
         let mut e = XboardEngine { label: label.to_string(), child, stdin, lines };
         e.send("xboard")?;
         e.send("protover 2")?;
