@@ -362,7 +362,10 @@ impl Engine {
 /// The dynamic terms plus tempo and scaling, white's point of view. `npm`
 /// and `pawns` are the current material counts. Returns the correction to
 /// add to the incremental score.
+/// Not inlined into [`Engine::evaluate`]: its register saves and frame
+/// would otherwise be paid by the lazy exits too.
 #[allow(clippy::needless_range_loop, clippy::collapsible_match)]
+#[inline(never)]
 pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2]) -> i16 {
     let stm_white = pos.side_to_move() == Color::White;
     let tempo = if stm_white { TEMPO } else { -TEMPO };
@@ -377,28 +380,33 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2]) -> i
 
     // Pawn files: bit r of pf[c][f] = pawn of colour c on file f, rank r.
     let mut pf = [[0u8; 8]; 2];
-    for c in 0..2 {
+    for c in 0..2u8 {
         let color = if c == 0 { Color::White } else { Color::Black };
-        for &sq in pos.piece_list(color).iter().skip(1) {
+        let list = pos.piece_list(color);
+        // Slots 1..16 with a u8 counter (`iter().skip(1)` costs 16-bit
+        // arithmetic on the AVR).
+        for i in 1..16u8 {
+            let sq = list[i as usize];
             if sq != NO_SQUARE && kind_of(pos.piece_at(sq)) == PAWN {
-                pf[c][file_of(sq) as usize] |= BIT.get(rank_of(sq) as usize);
+                pf[c as usize][(sq & 7) as usize] |= BIT.get(((sq >> 4) & 7) as usize);
             }
         }
     }
     let endgame = npm[0] + npm[1] <= 26;
     let mut total = 0i16;
-    for c in 0..2usize {
+    for c in 0..2u8 {
         let color = if c == 0 { Color::White } else { Color::Black };
         let o = 1 - c;
-        let own = &pf[c];
-        let opp = &pf[o];
+        let own = &pf[c as usize];
+        let opp = &pf[o as usize];
         let list = pos.piece_list(color);
         let my_king = list[0];
         let their_king = pos.king_square(color.other());
         let mut t = 0i16;
         let mut bishops = 0u8;
         let mut first_rook = NO_SQUARE;
-        for &sq in list.iter().skip(1) {
+        for i in 1..16u8 {
+            let sq = list[i as usize];
             if sq == NO_SQUARE {
                 continue;
             }
@@ -406,30 +414,35 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2]) -> i
             if kind == QUEEN {
                 continue;
             }
-            let f = file_of(sq) as usize;
-            let r = rank_of(sq) as usize;
+            let f = sq & 7;
+            let r = (sq >> 4) & 7;
             let rr = if c == 0 { r } else { 7 - r };
             let ahead = if kind > KNIGHT {
                 0
             } else if c == 0 {
-                ABOVE.get(r)
+                ABOVE.get(r as usize)
             } else {
-                BELOW.get(r)
+                BELOW.get(r as usize)
             };
+            // File masks of the own/enemy pawns on this file and its
+            // neighbours (u8 indices: 8-bit arithmetic on the AVR).
+            let fi = f as usize;
             match kind {
                 PAWN => {
-                    if own[f] & ahead != 0 {
+                    let here = own[fi];
+                    let ohere = opp[fi];
+                    if here & ahead != 0 {
                         t -= 12; // doubled (the rear one pays)
                     }
-                    let left = if f > 0 { own[f - 1] } else { 0 };
-                    let right = if f < 7 { own[f + 1] } else { 0 };
+                    let left = if f > 0 { own[(f - 1) as usize] } else { 0 };
+                    let right = if f < 7 { own[(f + 1) as usize] } else { 0 };
                     if left | right == 0 {
-                        t -= if opp[f] == 0 { 16 } else { 10 }; // isolated
+                        t -= if ohere == 0 { 16 } else { 10 }; // isolated
                     }
-                    let oleft = if f > 0 { opp[f - 1] } else { 0 };
-                    let oright = if f < 7 { opp[f + 1] } else { 0 };
-                    if (oleft | opp[f] | oright) & ahead == 0 && own[f] & ahead == 0 {
-                        t += passed(pos, sq, c, rr, endgame, npm[o], my_king, their_king, stm_white);
+                    let oleft = if f > 0 { opp[(f - 1) as usize] } else { 0 };
+                    let oright = if f < 7 { opp[(f + 1) as usize] } else { 0 };
+                    if (oleft | ohere | oright) & ahead == 0 && here & ahead == 0 {
+                        t += passed(pos, sq, c, rr, endgame, npm[o as usize], my_king, their_king, stm_white);
                     }
                 }
                 KNIGHT => {
@@ -437,10 +450,11 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2]) -> i
                     // enemy pawn left that could chase it away.
                     if (3..=5).contains(&rr) {
                         let behind = if c == 0 { r - 1 } else { r + 1 };
-                        let bit = BIT.get(behind);
-                        let guarded = (f > 0 && own[f - 1] & bit != 0) || (f < 7 && own[f + 1] & bit != 0);
-                        let oleft = if f > 0 { opp[f - 1] } else { 0 };
-                        let oright = if f < 7 { opp[f + 1] } else { 0 };
+                        let bit = BIT.get((behind & 7) as usize);
+                        let guarded = (f > 0 && own[(f - 1) as usize] & bit != 0)
+                            || (f < 7 && own[(f + 1) as usize] & bit != 0);
+                        let oleft = if f > 0 { opp[(f - 1) as usize] } else { 0 };
+                        let oright = if f < 7 { opp[(f + 1) as usize] } else { 0 };
                         if guarded && (oleft | oright) & ahead == 0 {
                             t += 18;
                         }
@@ -453,8 +467,8 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2]) -> i
                     }
                 }
                 ROOK => {
-                    if own[f] == 0 {
-                        t += if opp[f] == 0 { 20 } else { 10 };
+                    if own[fi] == 0 {
+                        t += if opp[fi] == 0 { 20 } else { 10 };
                     }
                     if MOBILITY {
                         t += mobility(pos, sq, 4) as i16 - 6;
@@ -472,7 +486,7 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2]) -> i
             t += 30;
         }
         // King shield while the enemy still has attacking material.
-        if npm[o] >= 12 {
+        if npm[o as usize] >= 12 {
             let kf = file_of(my_king);
             let kr = rank_of(my_king);
             let krr = if c == 0 { kr } else { 7 - kr };
@@ -480,18 +494,21 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2]) -> i
                 let (r1, r2) = if c == 0 { (kr + 1, kr + 2) } else { (kr - 1, kr - 2) };
                 let lo = if kf > 0 { kf - 1 } else { 0 };
                 let hi = if kf < 7 { kf + 1 } else { 7 };
-                for ff in lo..=hi {
-                    let m = own[ff as usize];
-                    if r1 < 8 && m & BIT.get(r1 as usize) != 0 {
+                // A plain u8 loop (`lo..=hi` carries an extra exhausted flag).
+                let mut ff = lo;
+                while ff <= hi {
+                    let m = own[(ff & 7) as usize];
+                    if r1 < 8 && m & BIT.get((r1 & 7) as usize) != 0 {
                         t += 10;
-                    } else if r2 < 8 && m & BIT.get(r2 as usize) != 0 {
+                    } else if r2 < 8 && m & BIT.get((r2 & 7) as usize) != 0 {
                         t += 5;
                     } else {
                         t -= 12;
-                        if opp[ff as usize] == 0 {
+                        if opp[(ff & 7) as usize] == 0 {
                             t -= 8;
                         }
                     }
+                    ff += 1;
                 }
             }
         }
@@ -518,8 +535,8 @@ pub fn scale_draw(s: i16, npm: [u8; 2], pawns: [u8; 2]) -> i16 {
 fn passed(
     pos: &Position,
     sq: Square,
-    c: usize,
-    rr: usize,
+    c: u8,
+    rr: u8,
     endgame: bool,
     their_npm: u8,
     my_king: Square,
@@ -527,9 +544,9 @@ fn passed(
     stm_white: bool,
 ) -> i16 {
     let mut b = if endgame {
-        PASSED_EG.get(rr) as i16
+        PASSED_EG.get((rr & 7) as usize) as i16
     } else {
-        PASSED_MG.get(rr) as i16
+        PASSED_MG.get((rr & 7) as usize) as i16
     };
     let front = if c == 0 { sq + 16 } else { sq - 16 };
     if pos.piece_at(front) != EMPTY {
@@ -541,7 +558,7 @@ fn passed(
     if their_npm == 0 {
         // Quadrant rule: can the defending king still catch it?
         let promo = if c == 0 { 0x70 | (sq & 7) } else { sq & 7 };
-        let mut steps = 7 - rr as u8;
+        let mut steps = 7 - rr;
         if rr == 1 {
             steps -= 1;
         }

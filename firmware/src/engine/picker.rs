@@ -89,23 +89,23 @@ pub fn attacked_victims(pos: &Position) -> u16 {
                 hit(ahead.wrapping_add(1));
             }
             KNIGHT => {
-                for j in 0..8 {
-                    hit(from.wrapping_add(JUMPS.get(j) as u8));
+                for j in 0..8u8 {
+                    hit(from.wrapping_add(JUMPS.get(j as usize) as u8));
                 }
             }
             KING => {
-                for d in 0..8 {
-                    hit(from.wrapping_add(RAYS.get(d) as u8));
+                for d in 0..8u8 {
+                    hit(from.wrapping_add(RAYS.get(d as usize) as u8));
                 }
             }
             _ => {
-                let (first, last) = match kind {
+                let (first, last): (u8, u8) = match kind {
                     BISHOP => (0, 4),
                     ROOK => (4, 8),
                     _ => (0, 8),
                 };
                 for d in first..last {
-                    let step = RAYS.get(d) as u8;
+                    let step = RAYS.get((d & 7) as usize) as u8;
                     let mut s = from.wrapping_add(step);
                     while on_board(s) && pos.piece_at(s) == EMPTY {
                         s = s.wrapping_add(step);
@@ -352,7 +352,14 @@ impl Picker {
         let us = pos.side_to_move();
         let them = pos.piece_list(us.other());
         while self.pending != 0 {
-            let slot = self.pending.trailing_zeros() as u8;
+            // Lowest set bit by bytes: an 8-bit count, not the 16-bit one.
+            let p = self.pending;
+            let lo = p as u8;
+            let slot = if lo != 0 {
+                lo.trailing_zeros() as u8
+            } else {
+                8 + ((p >> 8) as u8).trailing_zeros() as u8
+            };
             let t = them[(slot & 15) as usize];
             let victim = kind_of(pos.piece_at(t));
             // The attackers of the victim's own exchange class form one

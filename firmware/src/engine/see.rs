@@ -191,7 +191,10 @@ pub fn hanging(pos: &Position) -> Hanging {
     let them = us.other();
     let mut h = Hanging::default();
     let mut second = 0i16;
-    for (slot, &sq) in pos.piece_list(us).iter().enumerate().skip(1) {
+    let list = pos.piece_list(us);
+    // A u8 slot counter: `enumerate().skip(1)` is 16-bit work on the AVR.
+    for slot in 1..16u8 {
+        let sq = list[slot as usize];
         if sq == NO_SQUARE || kind_of(pos.piece_at(sq)) == PAWN {
             continue;
         }
@@ -203,10 +206,10 @@ pub fn hanging(pos: &Position) -> Hanging {
             second = h.max_loss;
             h.slots[1] = h.slots[0];
             h.max_loss = loss;
-            h.slots[0] = slot as u8;
+            h.slots[0] = slot;
         } else if loss > second {
             second = loss;
-            h.slots[1] = slot as u8;
+            h.slots[1] = slot;
         }
     }
     h
