@@ -447,7 +447,7 @@ impl Avr {
 
     /// The peripheral of type `T`, if the chip has one.
     pub fn peripheral<T: Peripheral>(&self) -> Option<&T> {
-        self.periphs.iter().find_map(|p| p.as_any().downcast_ref::<T>())
+        self.periphs.iter().find_map(|p| (**p).as_any().downcast_ref::<T>())
     }
 
     /// The peripheral of type `T`, mutably. The core re-queries every
@@ -456,7 +456,7 @@ impl Avr {
     pub fn peripheral_mut<T: Peripheral>(&mut self) -> Option<&mut T> {
         self.host_touched = true;
         self.attention = 0;
-        self.periphs.iter_mut().find_map(|p| p.as_any_mut().downcast_mut::<T>())
+        self.periphs.iter_mut().find_map(|p| (**p).as_any_mut().downcast_mut::<T>())
     }
 
     /// Names of all peripherals, in dispatch order.

@@ -173,8 +173,24 @@ impl Ctx<'_> {
     }
 }
 
+/// Host-side downcasting of a peripheral (`Avr::peripheral::<Usart>()`),
+/// implemented once for every type instead of in each peripheral.
+pub trait AsAny: Any {
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: Any> AsAny for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
 /// An on-chip peripheral.
-pub trait Peripheral: Any {
+pub trait Peripheral: AsAny {
     /// Short name for warnings and the debugger ("TC1", "USART0").
     fn name(&self) -> &'static str;
     /// The data-space I/O addresses (0x20..=0xFF) this peripheral owns.
@@ -205,6 +221,4 @@ pub trait Peripheral: Any {
     fn watchdog_reset(&mut self, _cx: &mut Ctx) {}
     /// Back to the reset state of the datasheet.
     fn reset(&mut self, cx: &mut Ctx);
-    fn as_any(&self) -> &dyn Any;
-    fn as_any_mut(&mut self) -> &mut dyn Any;
 }

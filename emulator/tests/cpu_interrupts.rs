@@ -5,7 +5,6 @@ mod common;
 use emulator::device::RAMEND;
 use emulator::peripheral::{Ctx, Peripheral, ResetCause, NEVER};
 use emulator::{Avr, Config, RunLimit, Stop};
-use std::any::Any;
 
 /// Writing n to `base` raises `vector` n cycles after the write; writing
 /// `base + 1` sets the enable bit (bit 0) and "reset on fire" (bit 1).
@@ -76,12 +75,6 @@ impl Peripheral for Alarm {
     }
     fn reset(&mut self, _cx: &mut Ctx) {
         *self = Alarm { acks: self.acks, ..Alarm::new(self.base, self.vector) };
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 }
 
@@ -316,12 +309,6 @@ impl Peripheral for Led {
         NEVER
     }
     fn reset(&mut self, _cx: &mut Ctx) {}
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
 }
 
 #[test]

@@ -6,7 +6,6 @@
 //! EE_READY interrupt is a level: requested while EEPE = 0 and EERIE = 1.
 
 use crate::peripheral::{Ctx, Peripheral, NEVER};
-use std::any::Any;
 
 /// Bytes of EEPROM (E2END + 1).
 pub const EEPROM_SIZE: usize = 2048;
@@ -212,14 +211,6 @@ impl Peripheral for Eeprom {
         self.data = data;
         self.now = cx.now;
         cx.set_irq(self.cfg.ready_vector, false);
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 }
 

@@ -9,7 +9,6 @@
 
 use super::extint::{ExtInt, ExtIntConfig};
 use crate::peripheral::{Ctx, Peripheral, PORTS};
-use std::any::Any;
 
 #[derive(Debug)]
 pub struct PortRegs {
@@ -154,14 +153,6 @@ impl Peripheral for Gpio {
             cx.pins.settle(p, cx.now);
         }
         self.ext.reset(cx);
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 }
 

@@ -9,7 +9,6 @@ use super::prescaler::{ClockIo, Prescaler};
 use super::timer16::{Timer16, Timer16Config};
 use super::timer8::{Timer8, Timer8Config};
 use crate::peripheral::{Ctx, Peripheral};
-use std::any::Any;
 
 #[derive(Debug)]
 pub struct TimersConfig {
@@ -198,14 +197,6 @@ impl Peripheral for Timers {
             core.refresh_irqs(cx);
             core.drive_pins(cx, cx.now);
         }
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 }
 

@@ -8,7 +8,6 @@
 //! ignores writes and warns once per address.
 
 use crate::peripheral::{Ctx, Peripheral, NEVER};
-use std::any::Any;
 
 #[derive(Debug)]
 pub struct UnmodelledReg {
@@ -84,14 +83,6 @@ impl Peripheral for Unmodelled {
     fn reset(&mut self, _cx: &mut Ctx) {
         self.values = self.cfg.regs.iter().map(|r| r.reset).collect();
     }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
 }
 
 /// The I/O addresses no register lives at.
@@ -140,14 +131,6 @@ impl Peripheral for Reserved {
     }
 
     fn reset(&mut self, _cx: &mut Ctx) {}
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
 }
 
 #[cfg(test)]

@@ -17,7 +17,6 @@
 //! receive and dropped on transmit (warned).
 
 use crate::peripheral::{Ctx, Peripheral, PortIndex, NEVER};
-use std::any::Any;
 use std::collections::VecDeque;
 
 #[derive(Debug)]
@@ -382,14 +381,6 @@ impl Peripheral for Usart {
         }
         self.drive_txd(cx);
         self.refresh_irqs(cx);
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 }
 

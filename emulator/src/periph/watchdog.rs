@@ -8,7 +8,6 @@
 //! forces WDE on, which is why a watchdog reset keeps the watchdog running.
 
 use crate::peripheral::{Ctx, Peripheral, ResetCause, NEVER};
-use std::any::Any;
 
 #[derive(Debug)]
 pub struct WatchdogConfig {
@@ -180,14 +179,6 @@ impl Peripheral for Watchdog {
         self.start = cx.now;
         self.follow_wdrf(cx);
         cx.set_irq(self.cfg.vector, false);
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 }
 
