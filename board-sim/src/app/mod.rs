@@ -202,14 +202,14 @@ impl ProdigyApp {
         self.handle_input(&ctx);
         let snap = self.snap.clone();
 
-        egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui, &snap));
-        egui::Panel::bottom("status").show(ui, |ui| status::show(ui, &snap));
+        egui::Panel::top("toolbar").frame(unfilled(egui::Frame::side_top_panel(ui.style()))).show(ui, |ui| self.toolbar(ui, &snap));
+        egui::Panel::bottom("status").frame(unfilled(egui::Frame::side_top_panel(ui.style()))).show(ui, |ui| status::show(ui, &snap));
         if self.ui.show_debugger {
-            egui::Panel::right("debugger").default_size(820.0).min_size(520.0).resizable(true).show(ui, |ui| {
+            egui::Panel::right("debugger").frame(unfilled(egui::Frame::side_top_panel(ui.style()))).default_size(820.0).min_size(520.0).resizable(true).show(ui, |ui| {
                 debugger::show(ui, &snap, &mut self.ui, &self.sim);
             });
         }
-        egui::CentralPanel::default_margins().show(ui, |ui| {
+        egui::CentralPanel::default_margins().frame(unfilled(egui::Frame::central_panel(ui.style()))).show(ui, |ui| {
             egui::ScrollArea::vertical().id_salt("board").show(ui, |ui| {
                 ui.add_space(6.0);
                 lcd::show(ui, &snap, &mut self.ui.lcd);
@@ -358,9 +358,22 @@ impl ProdigyApp {
 }
 
 impl eframe::App for ProdigyApp {
+    /// The panels' colour: they are drawn [`unfilled`].
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        visuals.panel_fill.to_normalized_gamma_f32()
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.show(ui);
     }
+}
+
+/// A panel frame without its fill. The window is cleared to the panel
+/// colour ([`eframe::App::clear_color`]), so painting the panels' backgrounds
+/// again only costs time: under software rendering, filling a 1400x880
+/// window once is a good part of a frame, and nested panels filled it twice.
+pub(crate) fn unfilled(f: egui::Frame) -> egui::Frame {
+    f.fill(Color32::TRANSPARENT)
 }
 
 /// Whether a font with the chess glyphs (and box drawing...) was found.

@@ -9,13 +9,13 @@ pub mod registers;
 pub mod warnings;
 
 use super::sim::{SimHandle, Snapshot};
-use super::{DebugTab, UiState};
+use super::{unfilled, DebugTab, UiState};
 
 pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut UiState, sim: &SimHandle) {
-    egui::Panel::left("disasm-column").default_size(390.0).min_size(280.0).resizable(true).show(ui, |ui| {
+    egui::Panel::left("disasm-column").frame(unfilled(egui::Frame::side_top_panel(ui.style()))).default_size(390.0).min_size(280.0).resizable(true).show(ui, |ui| {
         disasm::show(ui, snap, &mut state.disasm, sim);
     });
-    egui::CentralPanel::default_margins().show(ui, |ui| {
+    egui::CentralPanel::default_margins().frame(unfilled(egui::Frame::central_panel(ui.style()))).show(ui, |ui| {
         registers::show(ui, snap, &mut state.registers);
         ui.separator();
         ui.horizontal(|ui| {
