@@ -6,7 +6,8 @@
 //! board and the two 16-square piece lists, at offset 160.
 
 use super::sim::{Snapshot, CHESS_POSITION};
-use egui::{Color32, CornerRadius, Pos2, Rect, Sense, Vec2};
+use super::paint::Rects;
+use egui::{Color32, Pos2, Rect, Sense, Vec2};
 
 /// Offset of `side` in `Position`: board (128) + piece lists (2 x 16).
 pub const SIDE_OFFSET: usize = 160;
@@ -104,12 +105,15 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot) {
     r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, format!("Position: {fen}")));
     let board = Rect::from_min_size(rect.min + Vec2::new(18.0, 0.0), Vec2::splat(side));
     let p = ui.painter_at(rect);
+    // The squares go under the men: one mesh in this slot.
+    let under = p.add(egui::Shape::Noop);
     let light = Color32::from_rgb(0xee, 0xd8, 0xb0);
     let dark = Color32::from_rgb(0xb0, 0x82, 0x5a);
+    let mut squares = Rects::new(&p);
     for rank in 0..8 {
         for file in 0..8 {
             let cell = Rect::from_min_size(Pos2::new(board.left() + file as f32 * sq, board.top() + (7 - rank) as f32 * sq), Vec2::splat(sq));
-            p.rect_filled(cell, CornerRadius::ZERO, if (rank + file) % 2 == 0 { dark } else { light });
+            squares.add(cell, if (rank + file) % 2 == 0 { dark } else { light });
             let code = d.squares[rank][file];
             if let Some(g) = glyph(code) {
                 let white = (1..=6).contains(&code);
@@ -123,6 +127,7 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot) {
             }
         }
     }
+    p.set(under, squares.into_shape());
     let coord = egui::FontId::monospace(11.0);
     for i in 0..8 {
         p.text(Pos2::new(rect.left() + 8.0, board.top() + (7 - i) as f32 * sq + sq / 2.0), egui::Align2::CENTER_CENTER, (i + 1).to_string(), coord.clone(), Color32::GRAY);

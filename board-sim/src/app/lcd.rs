@@ -1,6 +1,7 @@
 //! The 16x2 LCD: every dot of the 5x8 cells, with the backlight and a
 //! contrast control like the trimmer on the real board.
 
+use super::paint::Rects;
 use super::sim::Snapshot;
 use egui::{Color32, CornerRadius, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 
@@ -65,6 +66,7 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, style: &mut LcdStyle) {
     let off = lerp(bg, ink, 0.06 + 0.10 * style.contrast);
     let origin = glass_rect.min + Vec2::splat(GLASS_MARGIN * scale);
     let show_dots = snap.powered && snap.display_on;
+    let mut dots = Rects::new(&painter);
     for row in 0..2 {
         for col in 0..16 {
             let cell = &snap.lcd_pixels[row * 16 + col];
@@ -74,7 +76,7 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, style: &mut LcdStyle) {
                 for (x, &lit) in line.iter().enumerate() {
                     let p = Pos2::new(cx + x as f32 * (DOT + DOT_GAP) * scale, cy + y as f32 * (DOT + DOT_GAP) * scale);
                     let c = if show_dots && lit { on } else { off };
-                    painter.rect_filled(Rect::from_min_size(p, Vec2::splat(DOT * scale)), CornerRadius::ZERO, c);
+                    dots.add(Rect::from_min_size(p, Vec2::splat(DOT * scale)), c);
                 }
             }
         }
@@ -88,6 +90,7 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, style: &mut LcdStyle) {
         r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, text.clone()));
         r.on_hover_text(format!("|{}|", snap.lcd_text[row]));
     }
+    dots.paint(&painter);
     ui.horizontal(|ui| {
         ui.add(egui::Slider::new(&mut style.contrast, 0.2..=1.0).show_value(false).text("Contrast"));
         ui.separator();

@@ -14,6 +14,7 @@ pub mod buttons;
 pub mod chessboard;
 pub mod debugger;
 pub mod lcd;
+pub mod paint;
 pub mod sim;
 pub mod status;
 

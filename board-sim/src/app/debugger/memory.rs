@@ -2,8 +2,9 @@
 //! with the stack's high-water mark, a free-RAM gauge, the data symbols
 //! with their values, and a hex view labelled by symbol.
 
+use crate::app::paint::Rects;
 use crate::app::sim::{SimHandle, Snapshot};
-use egui::{Color32, FontId, Pos2, Rect, RichText, Sense, Stroke, Vec2};
+use egui::{Color32, FontId, Pos2, Rect, RichText, Sense, Shape, Stroke, Vec2};
 use emulator::device::{RAMEND, RAMSTART};
 use emulator::loader::Space;
 
@@ -236,6 +237,9 @@ pub fn hex_view(
     }
     let mono = FontId::monospace(12.0);
     area.show_rows(ui, ROW_H, rows, |ui, range| {
+        // The cells' backgrounds, under the text: one mesh in this slot.
+        let under = ui.painter().add(Shape::Noop);
+        let mut cells = Rects::new(ui.painter());
         for row in range {
             let addr = base as usize + row * 16;
             let (rect, resp) = ui.allocate_exact_size(Vec2::new(ui.available_width(), ROW_H), Sense::hover());
@@ -252,7 +256,7 @@ pub fn hex_view(
                 let v = data.get(a).copied().unwrap_or(0);
                 let cell = Rect::from_min_size(Pos2::new(x0 + i as f32 * cell_w + if i >= 8 { 6.0 } else { 0.0 }, rect.top()), Vec2::new(cell_w - 2.0, ROW_H - 1.0));
                 if let Some(c) = colour(a as u16) {
-                    p.rect_filled(cell, 2.0, c.gamma_multiply(0.45));
+                    cells.add_rounded(cell, c.gamma_multiply(0.45));
                 }
                 let fg = if changed(a as u16) { Color32::from_rgb(0xff, 0xd0, 0x40) } else { Color32::from_gray(225) };
                 p.text(cell.center(), egui::Align2::CENTER_CENTER, format!("{v:02x}"), mono.clone(), fg);
@@ -287,6 +291,7 @@ pub fn hex_view(
                 }
             }
         }
+        ui.painter().set(under, cells.into_shape());
     });
 }
 
