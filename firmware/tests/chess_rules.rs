@@ -80,7 +80,7 @@ fn print_sizes() {
     );
     assert!(size_of::<MoveGen>() <= 6);
     assert_eq!(size_of::<Move>(), 2);
-    assert!(size_of::<Position>() - size_of::<HashHistory>() <= 176);
+    assert!(size_of::<Position>() - size_of::<HashHistory>() <= 192);
 }
 
 #[test]

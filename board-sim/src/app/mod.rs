@@ -7,8 +7,15 @@
 //! small UI state, and returns or sends commands; none of them touches the
 //! emulator.
 //!
-//! Repainting: 30 fps while the emulator runs, on demand (input, or the
-//! emulator thread's wake-up after a stop) while it is paused.
+//! Repainting is on demand: under software rendering a frame of the whole
+//! window costs several ms, so one is drawn only when there is something
+//! new to show. The emulator thread wakes the window at once on a command,
+//! a step or a stop, and while running when the board's look changes (LCD
+//! dots, backlight, buzzer, button pins), [`RUNNING_FRAME`] after the change
+//! ([`sim::WakePacer`]); input wakes it as usual. The counters that change
+//! all the time while running (emulated time, cycles, and in the debugger
+//! PC, registers, SRAM) are refreshed with those frames, or every
+//! [`QUIET_FRAME`] when the board shows nothing new.
 
 pub mod buttons;
 pub mod chessboard;
@@ -28,13 +35,16 @@ use std::time::{Duration, Instant};
 /// Where `cargo xtask firmware` puts the firmware, relative to the workspace.
 pub const DEFAULT_ELF: &str = "target/avr-none/avr/prodigy.elf";
 
-/// Frame interval while the emulator runs and the board's look changes.
-pub const RUNNING_FRAME: Duration = Duration::from_millis(33);
+/// While the emulator runs (1x, 10x), a change of the board's look is drawn
+/// this long after it happens, with whatever else changed meanwhile; so at
+/// most 20 frames a second. An LCD's liquid crystal takes longer than that
+/// to switch.
+pub const RUNNING_FRAME: Duration = Duration::from_millis(50);
 /// Frame interval while it runs but nothing visible changes (only the
 /// counters of the status bar and the debugger move).
 pub const QUIET_FRAME: Duration = Duration::from_millis(500);
-/// Frame interval at max speed: nobody follows the LCD at 500x real time,
-/// and every frame painted is time the emulator could use.
+/// As [`RUNNING_FRAME`] at max speed: nobody follows the LCD at 500x real
+/// time, and every frame painted is time the emulator could use.
 pub const MAX_SPEED_FRAME: Duration = Duration::from_millis(100);
 
 /// What `board-sim play` was asked for.
@@ -143,8 +153,6 @@ pub struct ProdigyApp {
     #[cfg(feature = "audio")]
     audio: crate::audio::Audio,
     hooked: bool,
-    /// `Snapshot::visual` of the previous frame.
-    last_visual: u64,
 }
 
 impl ProdigyApp {
@@ -168,7 +176,6 @@ impl ProdigyApp {
             #[cfg(feature = "audio")]
             audio: crate::audio::Audio::open(),
             hooked: false,
-            last_visual: 0,
         }
     }
 
@@ -179,7 +186,7 @@ impl ProdigyApp {
         }
         self.hooked = true;
         let c = ctx.clone();
-        self.sim.set_repaint(move || c.request_repaint());
+        self.sim.set_repaint(move || { eprintln!("WAKE {:?}", std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() % 100000); c.request_repaint() });
         add_system_font(ctx);
         let mut visuals = egui::Visuals::dark();
         visuals.panel_fill = Color32::from_rgb(0x1e, 0x21, 0x27);
@@ -200,6 +207,7 @@ impl ProdigyApp {
         let ctx = ui.ctx().clone();
         self.install(&ctx);
         self.snap = self.sim.snapshot();
+        if self.bench.is_some() { eprintln!("FRAME {:?} {:?}", std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() % 100000, ctx.repaint_causes().iter().map(|c| format!("{}:{}", c.file.rsplit('/').next().unwrap(), c.line)).collect::<Vec<_>>()); }
         self.handle_input(&ctx);
         let snap = self.snap.clone();
 
@@ -229,15 +237,9 @@ impl ProdigyApp {
         }
         self.bench_tick(&ctx, &snap);
         if snap.running {
-            let lively = snap.visual != self.last_visual;
-            let frame = match (lively, snap.speed) {
-                (false, _) => QUIET_FRAME,
-                (true, Speed::Max) => MAX_SPEED_FRAME,
-                (true, _) => RUNNING_FRAME,
-            };
-            ctx.request_repaint_after(frame);
+            // The counters; changes of the board's look wake us sooner.
+            ctx.request_repaint_after(QUIET_FRAME);
         }
-        self.last_visual = snap.visual;
     }
 
     /// Keyboard (buttons, debugger keys) and dropped files.

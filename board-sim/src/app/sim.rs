@@ -305,8 +305,8 @@ pub struct Snapshot {
     /// Completed single steps (step into, and step over of a non-call).
     pub steps: u64,
     /// A hash of what a person watching the board would see change (LCD
-    /// dots, backlight, buzzer, button pins, run state): the window draws
-    /// at full rate only while it changes.
+    /// dots, backlight, buzzer, button pins, run state): while running,
+    /// the emulator thread wakes the window when it changes ([`WakePacer`]).
     pub visual: u64,
 }
 
@@ -812,6 +812,54 @@ fn push_capped(list: &mut VecDeque<String>, s: String) {
     list.push_back(s);
 }
 
+/// When the emulator thread wakes the window, decided at each publish.
+///
+/// At once after a command, a start or a stop, and for anything while
+/// paused. While running, only for a change of [`Snapshot::visual`] (what a
+/// person watching the board sees), and only `settle` after it: whatever
+/// else changed meanwhile is drawn in the same frame, and a change that was
+/// undone by then (the firmware parking the LCD's blinking cursor on
+/// another cell for a few ms while it writes there) is not drawn at all,
+/// as the LCD's slow liquid crystal would hardly show it. The counters that
+/// change all the time (cycles, registers) wake nobody: the window
+/// refreshes them at its own slow pace.
+#[derive(Clone, Debug, Default)]
+pub struct WakePacer {
+    /// `visual` of the snapshot the window was last woken for.
+    shown: u64,
+    /// A change of `visual` waits until then.
+    due: Option<Instant>,
+}
+
+impl WakePacer {
+    /// Whether to wake the window for the snapshot just published.
+    /// `urgent`: a command was applied, the CPU started or stopped, or it
+    /// is paused.
+    pub fn wake(&mut self, now: Instant, visual: u64, settle: Duration, urgent: bool) -> bool {
+        if urgent {
+            self.shown = visual;
+            self.due = None;
+            return true;
+        }
+        if visual == self.shown {
+            self.due = None;
+            return false;
+        }
+        match self.due {
+            Some(due) if now >= due => {
+                self.shown = visual;
+                self.due = None;
+                true
+            }
+            Some(_) => false,
+            None => {
+                self.due = Some(now + settle);
+                false
+            }
+        }
+    }
+}
+
 type Repaint = Box<dyn Fn() + Send + Sync>;
 
 struct Shared {
@@ -873,8 +921,8 @@ impl SimHandle {
         self.shared.snapshot.lock().map(|s| s.clone()).unwrap_or_else(|e| e.into_inner().clone())
     }
 
-    /// Called by the thread when the window should redraw (a stop, a
-    /// change while paused); while running the window polls by itself.
+    /// Called by the thread when the window should redraw (see
+    /// [`WakePacer`]).
     pub fn set_repaint(&self, f: impl Fn() + Send + Sync + 'static) {
         if let Ok(mut r) = self.shared.repaint.lock() {
             *r = Some(Box::new(f));
@@ -913,6 +961,7 @@ fn sim_thread(mut core: SimCore, rx: Receiver<Command>, shared: Arc<Shared>) {
     let publish_every = Duration::from_secs_f64(1.0 / PUBLISH_HZ);
     let mut last_publish = Instant::now() - publish_every;
     let mut published_seq = u64::MAX;
+    let mut pacer = WakePacer::default();
     let mut was_running = !core.is_running();
     // Real-time pacing: emulated cycle `anchor.1` at wall time `anchor.0`.
     let mut anchor: Option<(Instant, u64, Speed)> = None;
@@ -985,13 +1034,13 @@ fn sim_thread(mut core: SimCore, rx: Receiver<Command>, shared: Arc<Shared>) {
         if changed || (running && now.duration_since(last_publish) >= publish_every) {
             let (mhz, rt) = core.measure(now);
             let snap = Arc::new(core.snapshot(mhz, rt));
+            let visual = snap.visual;
             if let Ok(mut s) = shared.snapshot.lock() {
                 *s = snap;
             }
             last_publish = now;
-            // While running the window polls at its frame rate; otherwise
-            // (and on every start/stop) tell it.
-            if changed || !core.is_running() {
+            let settle = if core.speed() == Speed::Max { super::MAX_SPEED_FRAME } else { super::RUNNING_FRAME };
+            if pacer.wake(now, visual, settle, changed || !core.is_running()) {
                 if let Ok(r) = shared.repaint.lock() {
                     if let Some(r) = r.as_ref() {
                         r();

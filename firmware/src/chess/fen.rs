@@ -147,6 +147,7 @@ impl Position {
             return Err(FenError::OpponentInCheck);
         }
         self.hash = self.compute_hash();
+        (self.pawn_files, self.pawn_key) = self.compute_pawn_files();
         Ok(())
     }
 

@@ -107,6 +107,9 @@ impl Position {
             self.lists[them.index()][(vs & 15) as usize] = NO_SQUARE;
             self.board[victim as usize] = EMPTY;
             h ^= piece_key(vb, victim);
+            if kind_of(vb) == PAWN {
+                self.toggle_pawn(them, victim);
+            }
         }
 
         let placed = if m.is_promotion() {
@@ -131,7 +134,14 @@ impl Position {
             h ^= piece_key(rb, rf) ^ piece_key(rb, rt);
         }
 
-        self.halfmove = if kind_of(moved) == PAWN || m.is_capture() {
+        let pawn_moved = kind_of(moved) == PAWN;
+        if pawn_moved {
+            self.toggle_pawn(us, from);
+            if !m.is_promotion() {
+                self.toggle_pawn(us, to);
+            }
+        }
+        self.halfmove = if pawn_moved || m.is_capture() {
             0
         } else {
             self.halfmove.saturating_add(1)
@@ -171,6 +181,12 @@ impl Position {
         self.board[from as usize] = undo.moved;
         self.board[from as usize + 8] = slot;
         self.lists[us.index()][(slot & 15) as usize] = from;
+        if kind_of(undo.moved) == PAWN {
+            if !m.is_promotion() {
+                self.toggle_pawn(us, to);
+            }
+            self.toggle_pawn(us, from);
+        }
 
         match m.kind() {
             MoveKind::Castle => {
@@ -192,6 +208,9 @@ impl Position {
                 self.board[victim as usize] = undo.captured;
                 self.board[victim as usize + 8] = undo.captured_slot & 15;
                 self.lists[them.index()][(undo.captured_slot & 15) as usize] = victim;
+                if kind_of(undo.captured) == PAWN {
+                    self.toggle_pawn(them, victim);
+                }
             }
             _ => {}
         }

@@ -10,9 +10,10 @@
 //! knights, pawns, so generation tries the heavy pieces first; a promoted
 //! pawn keeps its slot.
 //!
-//! RAM on the AVR (alignment 1): 169 bytes of position plus the 402-byte
-//! hash history = 571 bytes. Castling rights are not stored: a right exists while
-//! the king and that rook stand unmoved on their home squares.
+//! RAM on the AVR (alignment 1): 185 bytes of position (16 of them the pawn
+//! files the evaluation reads) plus the 402-byte hash history = 587 bytes.
+//! Castling rights are not stored: a right exists while the king and that
+//! rook stand unmoved on their home squares.
 
 use super::history::HashHistory;
 use super::piece::*;
@@ -40,6 +41,12 @@ pub struct Position {
     pub(super) halfmove: u8,
     pub(super) fullmove: u16,
     pub(super) hash: u32,
+    /// Pawn files: bit `r` of `pawn_files[c][f]` = a pawn of colour `c` on
+    /// file `f`, rank `r`. Kept up to date by make/unmake, so the
+    /// evaluation reads the pawn structure instead of rebuilding it.
+    pub(super) pawn_files: [[u8; 8]; 2],
+    /// Key of the pawn files, kept with them: see [`Position::pawn_key`].
+    pub(super) pawn_key: u16,
     pub(super) history: HashHistory,
 }
 
@@ -57,6 +64,8 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
             hash: 0,
+            pawn_files: [[0; 8]; 2],
+            pawn_key: 0,
             history: HashHistory::new(),
         }
     }
@@ -80,6 +89,8 @@ impl Position {
         self.halfmove = 0;
         self.fullmove = 1;
         self.hash = 0;
+        self.pawn_files = [[0; 8]; 2];
+        self.pawn_key = 0;
         self.history.clear();
     }
 
@@ -137,6 +148,43 @@ impl Position {
     #[inline(always)]
     pub fn fullmove_number(&self) -> u16 {
         self.fullmove
+    }
+
+    /// Pawn files of `color`: bit `r` of entry `f` = a pawn on file `f`, rank `r`.
+    #[inline(always)]
+    pub fn pawn_files(&self, color: Color) -> &[u8; 8] {
+        &self.pawn_files[color.index()]
+    }
+
+    /// A 16-bit Zobrist key of the pawns alone (for the evaluation's pawn
+    /// cache): two different pawn structures share it about once in 65,536.
+    #[inline(always)]
+    pub fn pawn_key(&self) -> u16 {
+        self.pawn_key
+    }
+
+
+    /// Puts a pawn of `color` on `sq` or takes it away (pawn files and key
+    /// alike: both are XOR-maintained). One out-of-line copy for the eight
+    /// call sites in make/unmake: flash is the scarcer resource.
+    #[inline(never)]
+    pub(super) fn toggle_pawn(&mut self, color: Color, sq: Square) {
+        self.pawn_files[color.index()][file_of(sq) as usize] ^= rank_bit(sq);
+        self.pawn_key ^= zobrist::pawn_key(color, sq);
+    }
+
+    /// The pawn files and their key from scratch (the incremental ones
+    /// must equal them).
+    pub(super) fn compute_pawn_files(&self) -> ([[u8; 8]; 2], u16) {
+        let mut p = Position::empty();
+        for i in 0..64 {
+            let sq = from_index64(i);
+            let b = self.board[sq as usize];
+            if b & CODE_MASK != 0 && kind_of(b) == PAWN {
+                p.toggle_pawn(color_of(b), sq);
+            }
+        }
+        (p.pawn_files, p.pawn_key)
     }
 
     /// The incrementally maintained Zobrist hash.
@@ -251,7 +299,7 @@ impl Position {
             .flatten()
             .filter(|&&s| s != NO_SQUARE)
             .count();
-        men == listed && self.hash == self.compute_hash()
+        men == listed && self.hash == self.compute_hash() && (self.pawn_files, self.pawn_key) == self.compute_pawn_files()
     }
 }
 

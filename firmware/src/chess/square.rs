@@ -34,6 +34,17 @@ pub const fn on_board(sq: Square) -> bool {
     sq & 0x88 == 0
 }
 
+crate::progmem! {
+    static RANK_BITS: [u8; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
+}
+
+/// Bit `rank_of(sq)` of a byte: a man's bit in a per-file rank mask. A
+/// table read, because a variable shift is a loop on the AVR.
+#[inline(always)]
+pub fn rank_bit(sq: Square) -> u8 {
+    RANK_BITS.get(((sq >> 4) & 7) as usize)
+}
+
 /// 0x88 square to 0..=63 (a1 = 0, h8 = 63).
 #[inline(always)]
 pub const fn to_index64(sq: Square) -> u8 {

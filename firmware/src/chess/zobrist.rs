@@ -86,6 +86,17 @@ pub fn piece_key(code: u8, sq: Square) -> u32 {
     k ^ PIECE_KINDS.get(c as usize)
 }
 
+/// 16-bit key of a pawn of `color` on `sq` for the pawn key: one half of
+/// the square's key each (independent random halves), a single table read.
+#[inline(always)]
+pub fn pawn_key(color: super::piece::Color, sq: Square) -> u16 {
+    let k = SQUARE_KEYS.get(to_index64(sq) as usize);
+    match color {
+        super::piece::Color::White => k as u16,
+        super::piece::Color::Black => (k >> 16) as u16,
+    }
+}
+
 /// Key of a castling-rights mask (0..=15).
 #[inline(always)]
 pub fn castle_key(rights: u8) -> u32 {

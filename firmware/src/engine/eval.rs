@@ -322,7 +322,8 @@ pub fn incremental_from_scratch(ctx: &EvalCtx, pos: &Position) -> (i16, [u8; 2],
 pub fn eval(pos: &Position) -> i16 {
     let ctx = EvalCtx::from_position(pos);
     let (psq, npm, pawns) = incremental_from_scratch(&ctx, pos);
-    let s = scale_draw(psq + dynamic(pos, &ctx, npm, pawns), npm, pawns);
+    let pi = pawn_info(pos);
+    let s = scale_draw(psq + dynamic(pos, &ctx, npm, pawns, &pi), npm, pawns);
     if pos.side_to_move() == Color::White {
         s
     } else {
@@ -343,19 +344,36 @@ impl Engine {
     /// are skipped (lazy evaluation). Not inlined: a call is nothing next to
     /// an evaluation, and the search has three call sites.
     #[inline(never)]
-    pub(crate) fn evaluate(&self, pos: &Position, alpha: i16, beta: i16) -> i16 {
+    pub(crate) fn evaluate(&mut self, pos: &Position, alpha: i16, beta: i16) -> i16 {
         let white = pos.side_to_move() == Color::White;
         let base = if white { self.psq } else { -self.psq };
         let lazy_ok = self.ctx.phase < Phase::PawnEnding && self.npm[0] != 0 && self.npm[1] != 0;
         if lazy_ok && (base + LAZY_MARGIN <= alpha || base - LAZY_MARGIN >= beta) {
             return base;
         }
-        let s = scale_draw(self.psq + dynamic(pos, &self.ctx, self.npm, self.pawns), self.npm, self.pawns);
+        let pi = self.pawn_info(pos);
+        let s = scale_draw(self.psq + dynamic(pos, &self.ctx, self.npm, self.pawns, &pi), self.npm, self.pawns);
         if white {
             s
         } else {
             -s
         }
+    }
+}
+
+impl Engine {
+    /// The pawn info of `pos` from the pawn cache, computed on a miss.
+    #[inline(never)]
+    fn pawn_info(&mut self, pos: &Position) -> PawnInfo {
+        let key = pos.pawn_key();
+        // The low bits of the key see only the pawns on the low ranks: mix in
+        // the high byte.
+        let index = (key as u8 ^ (key >> 8) as u8) & (PAWN_CACHE as u8 - 1);
+        let slot = &mut self.pawn_cache[index as usize];
+        if slot.key != key {
+            *slot = pawn_info(pos);
+        }
+        *slot
     }
 }
 
@@ -366,7 +384,7 @@ impl Engine {
 /// would otherwise be paid by the lazy exits too.
 #[allow(clippy::needless_range_loop, clippy::collapsible_match)]
 #[inline(never)]
-pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2]) -> i16 {
+pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: &PawnInfo) -> i16 {
     let stm_white = pos.side_to_move() == Color::White;
     let tempo = if stm_white { TEMPO } else { -TEMPO };
 
@@ -378,22 +396,9 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2]) -> i
         return mating(pos, ctx, strong) + tempo;
     }
 
-    // Pawn files: bit r of pf[c][f] = pawn of colour c on file f, rank r.
-    let mut pf = [[0u8; 8]; 2];
-    for c in 0..2u8 {
-        let color = if c == 0 { Color::White } else { Color::Black };
-        let list = pos.piece_list(color);
-        // Slots 1..16 with a u8 counter (`iter().skip(1)` costs 16-bit
-        // arithmetic on the AVR).
-        for i in 1..16u8 {
-            let sq = list[i as usize];
-            if sq != NO_SQUARE && kind_of(pos.piece_at(sq)) == PAWN {
-                pf[c as usize][(sq & 7) as usize] |= BIT.get(((sq >> 4) & 7) as usize);
-            }
-        }
-    }
+    let pf = pawn_files(pos);
     let endgame = npm[0] + npm[1] <= 26;
-    let mut total = 0i16;
+    let mut total = pi.score;
     for c in 0..2u8 {
         let color = if c == 0 { Color::White } else { Color::Black };
         let o = 1 - c;
@@ -403,53 +408,43 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2]) -> i
         let my_king = list[0];
         let their_king = pos.king_square(color.other());
         let mut t = 0i16;
+        // Passed pawns: the front pawns of the files the pawn info names.
+        let mut files = pi.passed[c as usize];
+        let mut f = 0u8;
+        while files != 0 {
+            // (A file without pawns here would be a pawn-key collision.)
+            if files & 1 != 0 && own[(f & 7) as usize] != 0 {
+                let r = front_rank(own[(f & 7) as usize], c);
+                let rr = if c == 0 { r } else { 7 - r };
+                t += passed(pos, (r << 4) | f, c, rr, endgame, npm[o as usize], my_king, their_king, stm_white);
+            }
+            files >>= 1;
+            f += 1;
+        }
         let mut bishops = 0u8;
         let mut first_rook = NO_SQUARE;
+        // Slots 1..16 with a u8 counter (`iter().skip(1)` costs 16-bit
+        // arithmetic on the AVR). Pawns were scored by file above.
         for i in 1..16u8 {
             let sq = list[i as usize];
             if sq == NO_SQUARE {
                 continue;
             }
             let kind = kind_of(pos.piece_at(sq));
-            if kind == QUEEN {
-                continue;
-            }
             let f = sq & 7;
-            let r = (sq >> 4) & 7;
-            let rr = if c == 0 { r } else { 7 - r };
-            let ahead = if kind > KNIGHT {
-                0
-            } else if c == 0 {
-                ABOVE.get(r as usize)
-            } else {
-                BELOW.get(r as usize)
-            };
-            // File masks of the own/enemy pawns on this file and its
-            // neighbours (u8 indices: 8-bit arithmetic on the AVR).
             let fi = f as usize;
             match kind {
-                PAWN => {
-                    let here = own[fi];
-                    let ohere = opp[fi];
-                    if here & ahead != 0 {
-                        t -= 12; // doubled (the rear one pays)
-                    }
-                    let left = if f > 0 { own[(f - 1) as usize] } else { 0 };
-                    let right = if f < 7 { own[(f + 1) as usize] } else { 0 };
-                    if left | right == 0 {
-                        t -= if ohere == 0 { 16 } else { 10 }; // isolated
-                    }
-                    let oleft = if f > 0 { opp[(f - 1) as usize] } else { 0 };
-                    let oright = if f < 7 { opp[(f + 1) as usize] } else { 0 };
-                    if (oleft | ohere | oright) & ahead == 0 && here & ahead == 0 {
-                        t += passed(pos, sq, c, rr, endgame, npm[o as usize], my_king, their_king, stm_white);
-                    }
-                }
                 KNIGHT => {
                     // Outpost: on relative ranks 4..6, guarded by a pawn, no
                     // enemy pawn left that could chase it away.
+                    let r = (sq >> 4) & 7;
+                    let rr = if c == 0 { r } else { 7 - r };
                     if (3..=5).contains(&rr) {
-                        let behind = if c == 0 { r - 1 } else { r + 1 };
+                        let (behind, ahead) = if c == 0 {
+                            (r - 1, ABOVE.get(r as usize))
+                        } else {
+                            (r + 1, BELOW.get(r as usize))
+                        };
                         let bit = BIT.get((behind & 7) as usize);
                         let guarded = (f > 0 && own[(f - 1) as usize] & bit != 0)
                             || (f < 7 && own[(f + 1) as usize] & bit != 0);
@@ -516,6 +511,106 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2]) -> i
     }
     let _ = ctx;
     total + tempo
+}
+
+crate::progmem! {
+    /// Set bits of a nibble.
+    static NIBBLE_COUNT: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
+}
+
+/// What the pawn files alone decide: kept in the engine's small pawn cache,
+/// because the pawn structure changes in few of the moves searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PawnInfo {
+    /// [`Position::pawn_key`] of the pawn files.
+    pub key: u16,
+    /// Doubled and isolated pawns, white's point of view.
+    pub score: i16,
+    /// Per colour, the files whose front pawn is passed.
+    pub passed: [u8; 2],
+}
+
+impl PawnInfo {
+    /// The info of no pawns at all (key 0), so also a valid initial slot.
+    pub const EMPTY: PawnInfo = PawnInfo {
+        key: 0,
+        score: 0,
+        passed: [0; 2],
+    };
+}
+
+/// Slots of the pawn cache (6 bytes each).
+pub const PAWN_CACHE: usize = 8;
+
+/// The pawn files of both colours, white's first.
+#[inline(always)]
+fn pawn_files(pos: &Position) -> [[u8; 8]; 2] {
+    [*pos.pawn_files(Color::White), *pos.pawn_files(Color::Black)]
+}
+
+/// Rank of the front pawn of a non-empty file mask (`c` = 0: white).
+#[inline]
+fn front_rank(file: u8, c: u8) -> u8 {
+    if c == 0 {
+        let mut r = 7u8;
+        while file & BIT.get((r & 7) as usize) == 0 {
+            r -= 1;
+        }
+        r
+    } else {
+        let mut r = 0u8;
+        while file & BIT.get((r & 7) as usize) == 0 {
+            r += 1;
+        }
+        r
+    }
+}
+
+/// Doubled and isolated pawns of colour `c` (white's point of view is the
+/// caller's business) and its files with a passed front pawn, file by file:
+/// every pawn behind another on its file pays, each pawn of an isolated
+/// file pays, and only a file's front pawn can be passed.
+fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
+    let mut t = 0i16;
+    let mut passed = 0u8;
+    let mut left = 0u8;
+    let mut oleft = 0u8;
+    for f in 0..8u8 {
+        let here = own[f as usize];
+        let ohere = opp[f as usize];
+        let (right, oright) = if f < 7 {
+            (own[(f + 1) as usize], opp[(f + 1) as usize])
+        } else {
+            (0, 0)
+        };
+        if here != 0 {
+            let n = NIBBLE_COUNT.get((here & 15) as usize) + NIBBLE_COUNT.get((here >> 4) as usize);
+            t -= 12 * (n as i16 - 1); // doubled (the rear ones pay)
+            if left | right == 0 {
+                t -= n as i16 * if ohere == 0 { 16 } else { 10 }; // isolated
+            }
+            let r = front_rank(here, c);
+            let ahead = if c == 0 { ABOVE.get(r as usize) } else { BELOW.get(r as usize) };
+            if (oleft | ohere | oright) & ahead == 0 {
+                passed |= BIT.get(f as usize);
+            }
+        }
+        left = here;
+        oleft = ohere;
+    }
+    (t, passed)
+}
+
+/// The pawn-file facts of `pos` from scratch.
+pub fn pawn_info(pos: &Position) -> PawnInfo {
+    let pf = pawn_files(pos);
+    let (w, wp) = pawn_structure(&pf[0], &pf[1], 0);
+    let (b, bp) = pawn_structure(&pf[1], &pf[0], 1);
+    PawnInfo {
+        key: pos.pawn_key(),
+        score: w - b,
+        passed: [wp, bp],
+    }
 }
 
 /// Scales a white-point-of-view score `s` (incremental + dynamic) towards a

@@ -207,6 +207,8 @@ pub struct Engine {
     /// Non-pawn material per colour (N, B = 3, R = 5, Q = 9) and pawn counts.
     pub(crate) npm: [u8; 2],
     pub(crate) pawns: [u8; 2],
+    /// Pawn-structure cache, indexed by the low bits of the pawn key.
+    pub(crate) pawn_cache: [eval::PawnInfo; eval::PAWN_CACHE],
     pub(crate) nodes: u32,
     pub(crate) poll: u8,
     pub(crate) seldepth: u8,
@@ -234,6 +236,7 @@ impl Engine {
             psq: 0,
             npm: [0; 2],
             pawns: [0; 2],
+            pawn_cache: [eval::PawnInfo::EMPTY; eval::PAWN_CACHE],
             nodes: 0,
             poll: POLL_NODES,
             seldepth: 0,
