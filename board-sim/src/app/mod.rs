@@ -25,7 +25,7 @@ pub mod paint;
 pub mod sim;
 pub mod status;
 
-pub use sim::{Command, SimCore, SimHandle, Snapshot, Speed};
+pub use sim::{Command, SimCore, SimHandle, Snapshot, Speed, Wake};
 
 use egui::{Color32, RichText};
 use std::path::{Path, PathBuf};
@@ -186,7 +186,12 @@ impl ProdigyApp {
         }
         self.hooked = true;
         let c = ctx.clone();
-        self.sim.set_repaint(move || { eprintln!("WAKE {:?}", std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() % 100000); c.request_repaint() });
+        self.sim.set_repaint(move |wake| match wake {
+            Wake::Now => c.request_repaint(),
+            // One frame: egui answers `request_repaint` with two (so that
+            // layout settles), which a new picture on the LCD doesn't need.
+            Wake::Look => c.request_repaint_after(Duration::from_millis(1)),
+        });
         add_system_font(ctx);
         let mut visuals = egui::Visuals::dark();
         visuals.panel_fill = Color32::from_rgb(0x1e, 0x21, 0x27);
@@ -207,7 +212,6 @@ impl ProdigyApp {
         let ctx = ui.ctx().clone();
         self.install(&ctx);
         self.snap = self.sim.snapshot();
-        if self.bench.is_some() { eprintln!("FRAME {:?} {:?}", std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() % 100000, ctx.repaint_causes().iter().map(|c| format!("{}:{}", c.file.rsplit('/').next().unwrap(), c.line)).collect::<Vec<_>>()); }
         self.handle_input(&ctx);
         let snap = self.snap.clone();
 

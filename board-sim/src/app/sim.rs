@@ -812,6 +812,16 @@ fn push_capped(list: &mut VecDeque<String>, s: String) {
     list.push_back(s);
 }
 
+/// Why the emulator thread wakes the window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wake {
+    /// A command was applied, the CPU started or stopped, or something
+    /// changed while paused.
+    Now,
+    /// While running, the board's look changed (see [`WakePacer`]).
+    Look,
+}
+
 /// When the emulator thread wakes the window, decided at each publish.
 ///
 /// At once after a command, a start or a stop, and for anything while
@@ -835,32 +845,32 @@ impl WakePacer {
     /// Whether to wake the window for the snapshot just published.
     /// `urgent`: a command was applied, the CPU started or stopped, or it
     /// is paused.
-    pub fn wake(&mut self, now: Instant, visual: u64, settle: Duration, urgent: bool) -> bool {
+    pub fn wake(&mut self, now: Instant, visual: u64, settle: Duration, urgent: bool) -> Option<Wake> {
         if urgent {
             self.shown = visual;
             self.due = None;
-            return true;
+            return Some(Wake::Now);
         }
         if visual == self.shown {
             self.due = None;
-            return false;
+            return None;
         }
         match self.due {
             Some(due) if now >= due => {
                 self.shown = visual;
                 self.due = None;
-                true
+                Some(Wake::Look)
             }
-            Some(_) => false,
+            Some(_) => None,
             None => {
                 self.due = Some(now + settle);
-                false
+                None
             }
         }
     }
 }
 
-type Repaint = Box<dyn Fn() + Send + Sync>;
+type Repaint = Box<dyn Fn(Wake) + Send + Sync>;
 
 struct Shared {
     snapshot: Mutex<Arc<Snapshot>>,
@@ -923,7 +933,7 @@ impl SimHandle {
 
     /// Called by the thread when the window should redraw (see
     /// [`WakePacer`]).
-    pub fn set_repaint(&self, f: impl Fn() + Send + Sync + 'static) {
+    pub fn set_repaint(&self, f: impl Fn(Wake) + Send + Sync + 'static) {
         if let Ok(mut r) = self.shared.repaint.lock() {
             *r = Some(Box::new(f));
         }
@@ -1040,10 +1050,10 @@ fn sim_thread(mut core: SimCore, rx: Receiver<Command>, shared: Arc<Shared>) {
             }
             last_publish = now;
             let settle = if core.speed() == Speed::Max { super::MAX_SPEED_FRAME } else { super::RUNNING_FRAME };
-            if pacer.wake(now, visual, settle, changed || !core.is_running()) {
+            if let Some(wake) = pacer.wake(now, visual, settle, changed || !core.is_running()) {
                 if let Ok(r) = shared.repaint.lock() {
                     if let Some(r) = r.as_ref() {
-                        r();
+                        r(wake);
                     }
                 }
             }

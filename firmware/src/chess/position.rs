@@ -104,6 +104,13 @@ impl Position {
         }
     }
 
+    /// Piece code on `sq`, which must be on the board (e.g. from a piece
+    /// list): no off-board test, no bounds check.
+    #[inline(always)]
+    pub fn code_on(&self, sq: Square) -> u8 {
+        self.board[(sq & 0x7F) as usize] & CODE_MASK
+    }
+
     /// Piece code (0 = empty, 1..=12) on `sq`.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> u8 {

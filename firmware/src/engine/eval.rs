@@ -421,65 +421,7 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: 
             files >>= 1;
             f += 1;
         }
-        let mut bishops = 0u8;
-        let mut first_rook = NO_SQUARE;
-        // Slots 1..16 with a u8 counter (`iter().skip(1)` costs 16-bit
-        // arithmetic on the AVR). Pawns were scored by file above.
-        for i in 1..16u8 {
-            let sq = list[i as usize];
-            if sq == NO_SQUARE {
-                continue;
-            }
-            let kind = kind_of(pos.piece_at(sq));
-            let f = sq & 7;
-            let fi = f as usize;
-            match kind {
-                KNIGHT => {
-                    // Outpost: on relative ranks 4..6, guarded by a pawn, no
-                    // enemy pawn left that could chase it away.
-                    let r = (sq >> 4) & 7;
-                    let rr = if c == 0 { r } else { 7 - r };
-                    if (3..=5).contains(&rr) {
-                        let (behind, ahead) = if c == 0 {
-                            (r - 1, ABOVE.get(r as usize))
-                        } else {
-                            (r + 1, BELOW.get(r as usize))
-                        };
-                        let bit = BIT.get((behind & 7) as usize);
-                        let guarded = (f > 0 && own[(f - 1) as usize] & bit != 0)
-                            || (f < 7 && own[(f + 1) as usize] & bit != 0);
-                        let oleft = if f > 0 { opp[(f - 1) as usize] } else { 0 };
-                        let oright = if f < 7 { opp[(f + 1) as usize] } else { 0 };
-                        if guarded && (oleft | oright) & ahead == 0 {
-                            t += 18;
-                        }
-                    }
-                }
-                BISHOP => {
-                    bishops += 1;
-                    if MOBILITY {
-                        t += 3 * (mobility(pos, sq, 0) as i16 - 6);
-                    }
-                }
-                ROOK => {
-                    if own[fi] == 0 {
-                        t += if opp[fi] == 0 { 20 } else { 10 };
-                    }
-                    if MOBILITY {
-                        t += mobility(pos, sq, 4) as i16 - 6;
-                    }
-                    if first_rook == NO_SQUARE {
-                        first_rook = sq;
-                    } else if connected(pos, first_rook, sq) {
-                        t += 10;
-                    }
-                }
-                _ => {}
-            }
-        }
-        if bishops >= 2 {
-            t += 30;
-        }
+        t += officers(pos, c, own, opp);
         // King shield while the enemy still has attacking material.
         if npm[o as usize] >= 12 {
             let kf = file_of(my_king);
@@ -611,6 +553,71 @@ pub fn pawn_info(pos: &Position) -> PawnInfo {
         score: w - b,
         passed: [wp, bp],
     }
+}
+
+/// Knight outposts, the bishop pair, rooks on open and half-open files and
+/// connected rooks of colour `c` (0: white). Walks the piece list with a
+/// pointer: pawn and empty slots cost a load and two compares each.
+#[inline(never)]
+fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
+    let color = if c == 0 { Color::White } else { Color::Black };
+    let offset = if c == 0 { 0 } else { BLACK_OFFSET };
+    let mut t = 0i16;
+    let mut bishops = 0u8;
+    let mut first_rook = NO_SQUARE;
+    for &sq in pos.piece_list(color)[1..].iter() {
+        if sq == NO_SQUARE {
+            continue;
+        }
+        let kind = pos.code_on(sq).wrapping_sub(offset);
+        if kind < KNIGHT || kind > ROOK {
+            continue;
+        }
+        let f = sq & 7;
+        let fi = f as usize;
+        if kind == KNIGHT {
+            // Outpost: on relative ranks 4..6, guarded by a pawn, no
+            // enemy pawn left that could chase it away.
+            let r = (sq >> 4) & 7;
+            let rr = if c == 0 { r } else { 7 - r };
+            if (3..=5).contains(&rr) {
+                let (behind, ahead) = if c == 0 {
+                    (r - 1, ABOVE.get(r as usize))
+                } else {
+                    (r + 1, BELOW.get(r as usize))
+                };
+                let bit = BIT.get((behind & 7) as usize);
+                let guarded = (f > 0 && own[(f - 1) as usize] & bit != 0)
+                    || (f < 7 && own[(f + 1) as usize] & bit != 0);
+                let oleft = if f > 0 { opp[(f - 1) as usize] } else { 0 };
+                let oright = if f < 7 { opp[(f + 1) as usize] } else { 0 };
+                if guarded && (oleft | oright) & ahead == 0 {
+                    t += 18;
+                }
+            }
+        } else if kind == BISHOP {
+            bishops += 1;
+            if MOBILITY {
+                t += 3 * (mobility(pos, sq, 0) as i16 - 6);
+            }
+        } else {
+            if own[fi] == 0 {
+                t += if opp[fi] == 0 { 20 } else { 10 };
+            }
+            if MOBILITY {
+                t += mobility(pos, sq, 4) as i16 - 6;
+            }
+            if first_rook == NO_SQUARE {
+                first_rook = sq;
+            } else if connected(pos, first_rook, sq) {
+                t += 10;
+            }
+        }
+    }
+    if bishops >= 2 {
+        t += 30;
+    }
+    t
 }
 
 /// Scales a white-point-of-view score `s` (incremental + dynamic) towards a
