@@ -2,15 +2,16 @@
 //! snapshots) and the `SimHandle` thread, on a small C program built with
 //! avr-gcc (a build dependency of the project).
 
-use board_sim::app::sim::{ListingRow, SimCore, SimHandle, MIN_PRESS_MS};
-use board_sim::app::{Command, Speed};
+use board_sim::app::sim::{ListingRow, SimCore, SimHandle, WakePacer, MIN_PRESS_MS};
+use board_sim::app::{Command, Speed, Wake};
 use emulator::cpu::decode::Instr;
 use emulator::debug::WatchKind;
 use emulator::loader::Space;
 use firmware::board::Button;
 use std::path::PathBuf;
 use std::process::Command as Proc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 const CLOCK: u32 = 8_000_000;
 
@@ -248,4 +249,53 @@ fn the_thread_runs_pauses_and_publishes() {
     let ran = sim.snapshot().cycles - start;
     assert!((2_000_000..=8_000_000).contains(&ran), "{ran} cycles in 0.5 s at 1x");
     assert!(SimHandle::start(&PathBuf::from("/nonexistent.elf"), CLOCK, vec![]).is_err());
+}
+
+#[test]
+fn the_window_is_woken_for_changes_that_last_not_for_flicker() {
+    let t0 = Instant::now();
+    let at = |ms: u64| t0 + Duration::from_millis(ms);
+    let settle = Duration::from_millis(50);
+    let mut p = WakePacer::default();
+    assert_eq!(p.wake(at(0), 1, settle, true), Some(Wake::Now), "a command, a start or a stop: at once");
+    assert_eq!(p.wake(at(16), 1, settle, false), None, "nothing new on the board");
+    // A change is drawn once it has lasted `settle`, with what changed meanwhile.
+    assert_eq!(p.wake(at(33), 2, settle, false), None);
+    assert_eq!(p.wake(at(50), 3, settle, false), None);
+    assert_eq!(p.wake(at(83), 3, settle, false), Some(Wake::Look));
+    assert_eq!(p.wake(at(100), 3, settle, false), None, "already shown");
+    // A flicker undone before then is not drawn.
+    assert_eq!(p.wake(at(116), 4, settle, false), None);
+    assert_eq!(p.wake(at(133), 3, settle, false), None);
+    assert_eq!(p.wake(at(300), 3, settle, false), None);
+    // Nor does it delay the next change.
+    assert_eq!(p.wake(at(316), 5, settle, false), None);
+    assert_eq!(p.wake(at(366), 5, settle, false), Some(Wake::Look));
+    assert_eq!(p.wake(at(367), 5, settle, true), Some(Wake::Now));
+}
+
+#[test]
+fn the_thread_wakes_the_window_on_a_pause_and_a_step_but_not_for_counters() {
+    let elf = build("wake");
+    let sim = SimHandle::start(&elf, CLOCK, vec![Command::SetSpeed(Speed::RealTime)]).unwrap();
+    let wakes = Arc::new(Mutex::new(Vec::new()));
+    let w = wakes.clone();
+    sim.set_repaint(move |wake| w.lock().unwrap().push(wake));
+    std::thread::sleep(Duration::from_millis(100));
+    wakes.lock().unwrap().clear();
+    // Running: the program's registers and SRAM change all the time, the
+    // board's LCD, buzzer and buttons do not.
+    let c0 = sim.snapshot().cycles;
+    std::thread::sleep(Duration::from_millis(400));
+    assert!(sim.snapshot().cycles > c0 + 1_000_000, "runs");
+    assert_eq!(*wakes.lock().unwrap(), vec![], "counters alone wake nobody");
+    sim.send(Command::Pause);
+    let s = sim.wait_for(Duration::from_secs(5), |s| !s.running).expect("pauses");
+    std::thread::sleep(Duration::from_millis(50));
+    assert_eq!(wakes.lock().unwrap().last(), Some(&Wake::Now), "the pause is drawn at once");
+    wakes.lock().unwrap().clear();
+    sim.send(Command::StepInto);
+    sim.wait_for(Duration::from_secs(5), |x| x.steps == s.steps + 1).expect("steps");
+    std::thread::sleep(Duration::from_millis(50));
+    assert_eq!(*wakes.lock().unwrap(), vec![Wake::Now], "the step is drawn at once");
 }

@@ -1,6 +1,7 @@
 //! The window with the real firmware, driven like a person would through
 //! egui_kittest: clicks, keys, and reading the LCD through its accessibility
 //! labels. `cargo xtask test` builds the firmware and sets PRODIGY_ELF.
+//! The debugger's own tests run on a small C program built with avr-gcc.
 
 use board_sim::app::sim::SimHandle;
 use board_sim::app::{Command, ProdigyApp, Speed};
@@ -143,4 +144,51 @@ fn breakpoint_stops_then_pause_and_step_move_one_instruction() {
     let steps = h.state().snap.steps;
     h.get_by_label("Step into").click();
     pump(&mut h, 5.0, "another step", |h| h.state().snap.steps == steps + 1);
+}
+
+/// A loop bumping a counter: registers and SRAM change at every step.
+fn loop_program() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("board-sim-app-ui-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (src, elf) = (dir.join("loop.c"), dir.join("loop.elf"));
+    std::fs::write(&src, "volatile unsigned char counter;\nint main(void) { for (;;) { counter++; } }\n").unwrap();
+    let status = std::process::Command::new("avr-gcc")
+        .args(["-mmcu=atmega644", "-Os", "-o"])
+        .arg(&elf)
+        .arg(&src)
+        .status()
+        .expect("avr-gcc runs (cargo xtask setup installs gcc-avr)");
+    assert!(status.success(), "avr-gcc failed");
+    elf
+}
+
+/// PC as the debugger's register view shows it.
+fn has_pc_label(h: &Harness<'static, ProdigyApp>, pc: u32) -> bool {
+    h.query_all_by_label(&format!("0x{:04x}", pc * 2)).next().is_some()
+}
+
+#[test]
+fn debugger_views_refresh_after_each_step_while_paused() {
+    let sim = SimHandle::start(&loop_program(), 8_000_000, vec![Command::SetSpeed(Speed::RealTime)]).expect("the program loads");
+    let app = ProdigyApp::new(sim);
+    assert!(app.ui.show_debugger);
+    let mut h = Harness::builder().with_size(egui::vec2(1400.0, 880.0)).build_ui_state(|ui, app: &mut ProdigyApp| app.show(ui), app);
+    pump(&mut h, 10.0, "the program to run", |h| h.state().snap.cycles > 100_000);
+    h.get_by_label("Pause").click();
+    pump(&mut h, 5.0, "the pause", |h| !h.state().snap.running);
+    let mut s = h.state().snap.clone();
+    assert!(has_pc_label(&h, s.pc), "the registers show PC 0x{:04x}", s.pc * 2);
+    let mut pcs = vec![s.pc];
+    for _ in 0..4 {
+        h.get_by_label("Step into").click();
+        pump(&mut h, 5.0, "the step", |h| h.state().snap.steps == s.steps + 1);
+        let s2 = h.state().snap.clone();
+        assert!(s2.cycles > s.cycles && !s2.running);
+        // The frame that showed the step shows the new state.
+        assert!(has_pc_label(&h, s2.pc), "after the step the registers show PC 0x{:04x}", s2.pc * 2);
+        pcs.push(s2.pc);
+        s = s2;
+    }
+    pcs.dedup();
+    assert!(pcs.len() > 2, "the steps moved PC: {pcs:?}");
 }

@@ -22,7 +22,7 @@
 //! returned, so no move is tried twice. Quiescence uses stages 2 to 5 only:
 //! losing captures are pruned by their swap-off value.
 
-use super::eval::{JUMPS, RAYS};
+use super::eval::{JUMPS, RAYS, VALUE};
 use super::see::{hanging, next_attacker, see, ATTACKER_END};
 use crate::chess::piece::*;
 use crate::chess::square::*;
@@ -179,6 +179,34 @@ impl Picker {
         };
         self.main = main;
         self.hang = [0; 2];
+    }
+
+    /// Quiescence right after [`Picker::reset`]: delta pruning decided
+    /// before any attacker is looked for. Victims worth `floor` or less
+    /// are left out (capturing them cannot lift the score to alpha), and
+    /// when no enemy man is worth more, the attack scan is skipped
+    /// altogether. The search still checks each move against its current
+    /// alpha, which only rises, so the moves left out are exactly those it
+    /// would have pruned.
+    pub fn prune_victims(&mut self, pos: &Position, floor: i16) {
+        if self.stage != Stage::CapturesInit {
+            return;
+        }
+        let mut keep = 0xFFFEu16;
+        if floor >= VALUE.get(PAWN as usize) {
+            let them = pos.piece_list(pos.side_to_move().other());
+            let offset = if pos.side_to_move() == Color::White { BLACK_OFFSET } else { 0 };
+            keep = 0;
+            let mut bit = 1u16;
+            for &sq in them.iter() {
+                if sq != NO_SQUARE && VALUE.get(pos.code_on(sq).wrapping_sub(offset) as usize & 7) > floor {
+                    keep |= bit;
+                }
+                bit <<= 1;
+            }
+        }
+        self.victims = if keep == 0 { 0 } else { attacked_victims(pos) & keep };
+        self.begin_captures(Stage::WinningCaptures);
     }
 
     /// Quiescence: good captures, queen promotions, en passant.

@@ -742,7 +742,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 alpha = stand;
             }
             best = stand;
-            self.e.plies[p].picker.reset(Move::NONE, false, true);
+            let picker = &mut self.e.plies[p].picker;
+            picker.reset(Move::NONE, false, true);
+            picker.prune_victims(self.pos, alpha.saturating_sub(stand).saturating_sub(DELTA));
         }
         let mut legal = 0u8;
         loop {
