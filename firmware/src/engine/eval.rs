@@ -511,12 +511,18 @@ fn front_rank(file: u8, c: u8) -> u8 {
 /// Doubled and isolated pawns of colour `c` (white's point of view is the
 /// caller's business) and its files with a passed front pawn, file by file:
 /// every pawn behind another on its file pays, each pawn of an isolated
-/// file pays, and only a file's front pawn can be passed.
+/// file pays, and only a file's front pawn can be passed. Counts first,
+/// one multiplication each at the end; the "ranks ahead of the front pawn"
+/// mask is the complement of the file's bits smeared towards the own side
+/// (three shift-ors), not a search for the front pawn.
 fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
-    let mut t = 0i16;
+    let mut rear = 0u8;
+    let mut isolated_open = 0u8;
+    let mut isolated = 0u8;
     let mut passed = 0u8;
     let mut left = 0u8;
     let mut oleft = 0u8;
+    let mut bit = 1u8;
     for f in 0..8u8 {
         let here = own[f as usize];
         let ohere = opp[f as usize];
@@ -527,19 +533,33 @@ fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
         };
         if here != 0 {
             let n = NIBBLE_COUNT.get((here & 15) as usize) + NIBBLE_COUNT.get((here >> 4) as usize);
-            t -= 12 * (n as i16 - 1); // doubled (the rear ones pay)
+            rear += n - 1;
             if left | right == 0 {
-                t -= n as i16 * if ohere == 0 { 16 } else { 10 }; // isolated
+                if ohere == 0 {
+                    isolated_open += n;
+                } else {
+                    isolated += n;
+                }
             }
-            let r = front_rank(here, c);
-            let ahead = if c == 0 { ABOVE.get(r as usize) } else { BELOW.get(r as usize) };
-            if (oleft | ohere | oright) & ahead == 0 {
-                passed |= BIT.get(f as usize);
+            let mut behind = here;
+            if c == 0 {
+                behind |= behind >> 1;
+                behind |= behind >> 2;
+                behind |= behind >> 4;
+            } else {
+                behind |= behind << 1;
+                behind |= behind << 2;
+                behind |= behind << 4;
+            }
+            if (oleft | ohere | oright) & !behind == 0 {
+                passed |= bit;
             }
         }
         left = here;
         oleft = ohere;
+        bit <<= 1;
     }
+    let t = -12 * rear as i16 - 16 * isolated_open as i16 - 10 * isolated as i16;
     (t, passed)
 }
 
