@@ -46,7 +46,7 @@ crate::progmem! {
 
 /// How squares `a` and `b` (distinct) lie to each other, as bits above.
 #[inline(never)]
-fn geometry(a: Square, b: Square) -> u8 {
+pub(super) fn geometry(a: Square, b: Square) -> u8 {
     let f = (a & 7).wrapping_sub(b & 7);
     let f = if f & 0x80 != 0 { f.wrapping_neg() } else { f };
     let r = (a >> 4).wrapping_sub(b >> 4);

@@ -368,6 +368,12 @@ impl Position {
             }
             return self.pin_safe(m, king);
         }
+        if in_check && from != king && m.kind() != MoveKind::EnPassant && super::attacks::geometry(m.to(), king) == 0 {
+            // In check, a man other than the king can only capture the
+            // checker (on a line or a knight's jump from the king) or
+            // block a line: a move to any other square leaves the check.
+            return false;
+        }
         self.king_safe_after(m)
     }
 
