@@ -289,13 +289,13 @@ impl Picker {
                     }
                 }
                 Stage::Promotions => {
-                    if let Some(m) = self.next_promotion(pos) {
+                    if let Some(m) = self.next_special(pos, killers, Stage::Promotions) {
                         return Some((m, stage));
                     }
                     self.begin_captures(Stage::EqualCaptures);
                 }
                 Stage::EnPassant => {
-                    if let Some(m) = self.next_en_passant(pos) {
+                    if let Some(m) = self.next_special(pos, killers, Stage::EnPassant) {
                         return Some((m, stage));
                     }
                     self.stage = if self.flags & QUIESCENCE != 0 {
@@ -322,7 +322,7 @@ impl Picker {
                     }
                 }
                 Stage::Castling => {
-                    if let Some(m) = self.next_castle(pos, killers) {
+                    if let Some(m) = self.next_special(pos, killers, Stage::Castling) {
                         return Some((m, stage));
                     }
                     self.stage = Stage::HangingInit;
@@ -407,6 +407,7 @@ impl Picker {
 
     /// Next capture of the current capture stage, victims in piece-list order
     /// (queen, rooks, bishops, knights, pawns), attackers cheapest first.
+    #[inline(never)]
     fn next_capture(&mut self, pos: &Position, stage: Stage) -> Option<Move> {
         let us = pos.side_to_move();
         let them = pos.piece_list(us.other());
@@ -471,6 +472,18 @@ impl Picker {
             }
         }
         None
+    }
+
+    /// The few-move stages (promotions, en passant, castling), out of line:
+    /// inlined, their side-dependent constants were set up on every call
+    /// of [`Picker::next`] (250 cycles of its prologue).
+    #[inline(never)]
+    fn next_special(&mut self, pos: &Position, killers: &[Move; 2], stage: Stage) -> Option<Move> {
+        match stage {
+            Stage::Promotions => self.next_promotion(pos),
+            Stage::EnPassant => self.next_en_passant(pos),
+            _ => self.next_castle(pos, killers),
+        }
     }
 
     /// Queen promotions (pushes and captures) of the pawns on the 7th rank.
