@@ -335,18 +335,19 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         if ply >= PV_LEN {
             return;
         }
-        let row = pv_offset(ply);
+        let row = PV_ROWS.get(ply) as usize;
         self.e.pv[row] = m;
-        let mut n = 1usize;
+        let mut n = 1u8;
         if ply + 1 < PV_LEN {
-            let child = pv_offset(ply + 1);
-            let len = (self.e.pv_len[ply + 1] as usize).min(PV_LEN - ply - 1);
+            // Row `ply + 1` starts right after row `ply`'s PV_LEN - ply cells.
+            let child = row + PV_LEN - ply;
+            let len = self.e.pv_len[ply + 1].min((PV_LEN - ply - 1) as u8);
             for i in 0..len {
-                self.e.pv[row + 1 + i] = self.e.pv[child + i];
+                self.e.pv[row + 1 + i as usize] = self.e.pv[child + i as usize];
             }
             n += len;
         }
-        self.e.pv_len[ply] = n as u8;
+        self.e.pv_len[ply] = n;
     }
 
     /// The root: CP1's main line first, beta trim and tolerance.
@@ -788,3 +789,16 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
 }
 
 const NO_KILLERS: [Move; 2] = [Move::NONE; 2];
+
+crate::progmem! {
+    /// [`pv_offset`] of each ply: a table read instead of a multiplication.
+    static PV_ROWS: [u8; PV_LEN] = {
+        let mut t = [0u8; PV_LEN];
+        let mut p = 0;
+        while p < PV_LEN {
+            t[p] = pv_offset(p) as u8;
+            p += 1;
+        }
+        t
+    };
+}
