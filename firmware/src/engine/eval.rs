@@ -769,3 +769,59 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
         -bonus
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::MoveGen;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn pawn_structure_by_files() {
+        // White: a2 and a3 doubled and isolated on a file without black
+        // pawns, a3 passed. Black: h7 isolated and passed.
+        let p = pos("4k3/7p/8/8/8/P7/P7/4K3 w - - 0 1");
+        let pi = pawn_info(&p);
+        assert_eq!(pi.score, (-12 - 2 * 16) - (-16));
+        assert_eq!(pi.passed, [0b0000_0001, 0b1000_0000]);
+        assert_eq!(pi.key, p.pawn_key());
+        // A black pawn on b5 stops a3 from being passed; b5 itself is
+        // isolated on a file without white pawns, and not passed: the a
+        // pawns lie ahead of it on the next file.
+        let p = pos("4k3/7p/8/1p6/8/P7/P7/4K3 w - - 0 1");
+        let pi = pawn_info(&p);
+        assert_eq!(pi.passed, [0, 0b1000_0000]);
+        assert_eq!(pi.score, (-12 - 2 * 16) - (-16 - 16));
+    }
+
+    #[test]
+    fn the_pawn_cache_answers_like_the_pawn_files() {
+        // Random games from a position rich in pawn captures, promotions
+        // and en passant: every cached answer equals the one from scratch.
+        let mut e = Engine::new();
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..40 {
+            let mut p = pos("r3k2r/pPpp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1");
+            for _ in 0..60 {
+                let mut moves = [crate::chess::Move::NONE; 256];
+                let mut n = 0;
+                let mut g = MoveGen::new();
+                while let Some(m) = g.next_legal(&p) {
+                    moves[n] = m;
+                    n += 1;
+                }
+                if n == 0 {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                p.make_move(moves[(seed % n as u64) as usize]);
+                assert_eq!(e.pawn_info(&p), pawn_info(&p));
+            }
+        }
+    }
+}
