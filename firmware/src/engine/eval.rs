@@ -590,7 +590,7 @@ fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
             continue;
         }
         let kind = pos.code_on(sq).wrapping_sub(offset);
-        if kind < KNIGHT || kind > ROOK {
+        if !(KNIGHT..=ROOK).contains(&kind) {
             continue;
         }
         let f = sq & 7;
