@@ -68,6 +68,23 @@ impl Position {
     /// Plays pseudo-legal move `m` (from the generator or checked with
     /// [`Position::is_pseudo_legal`]) and returns what undoes it.
     pub fn make_move(&mut self, m: Move) -> Undo {
+        // All zeros (every field is overwritten): `Undo::EMPTY` would be a
+        // 9-byte constant copied into RAM at boot.
+        let mut undo = Undo {
+            moved: 0,
+            captured: 0,
+            captured_slot: 0,
+            ep: 0,
+            halfmove: 0,
+            hash: 0,
+        };
+        self.make_move_into(m, &mut undo);
+        undo
+    }
+
+    /// [`Position::make_move`] writing the undo record in place (the search
+    /// keeps it in its ply array: no 9-byte copy per move).
+    pub fn make_move_into(&mut self, m: Move, undo: &mut Undo) {
         let us = self.side;
         let them = us.other();
         let from = m.from();
@@ -75,14 +92,12 @@ impl Position {
         let kind = m.kind();
         let moved = self.board[from as usize];
         let slot = self.board[from as usize + 8];
-        let mut undo = Undo {
-            moved,
-            captured: EMPTY,
-            captured_slot: 0,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            hash: self.hash,
-        };
+        undo.moved = moved;
+        undo.captured = EMPTY;
+        undo.captured_slot = 0;
+        undo.ep = self.ep;
+        undo.halfmove = self.halfmove;
+        undo.hash = self.hash;
         self.history.push(self.hash);
 
         let mut h = self.hash;
@@ -164,7 +179,6 @@ impl Position {
             h ^= castle_key(self.castle_rights());
         }
         self.hash = h;
-        undo
     }
 
     /// Takes back `m`, which must be the last move made, with its `undo`.

@@ -351,8 +351,9 @@ impl Engine {
         if lazy_ok && (base + LAZY_MARGIN <= alpha || base - LAZY_MARGIN >= beta) {
             return base;
         }
-        let pi = self.pawn_info(pos);
-        let s = scale_draw(self.psq + dynamic(pos, &self.ctx, self.npm, self.pawns, &pi), self.npm, self.pawns);
+        let slot = self.pawn_slot(pos);
+        let pi = &self.pawn_cache[slot];
+        let s = scale_draw(self.psq + dynamic(pos, &self.ctx, self.npm, self.pawns, pi), self.npm, self.pawns);
         if white {
             s
         } else {
@@ -362,18 +363,25 @@ impl Engine {
 }
 
 impl Engine {
-    /// The pawn info of `pos` from the pawn cache, computed on a miss.
+    /// The pawn-cache slot holding the pawn info of `pos`, computed on a
+    /// miss (an index, not a copy of the entry).
     #[inline(never)]
-    fn pawn_info(&mut self, pos: &Position) -> PawnInfo {
+    fn pawn_slot(&mut self, pos: &Position) -> usize {
         let key = pos.pawn_key();
         // The low bits of the key see only the pawns on the low ranks: mix in
         // the high byte.
-        let index = (key as u8 ^ (key >> 8) as u8) & (PAWN_CACHE as u8 - 1);
-        let slot = &mut self.pawn_cache[index as usize];
-        if slot.key != key {
-            *slot = pawn_info(pos);
+        let index = ((key as u8 ^ (key >> 8) as u8) & (PAWN_CACHE as u8 - 1)) as usize;
+        if self.pawn_cache[index].key != key {
+            self.pawn_cache[index] = pawn_info(pos);
         }
-        *slot
+        index
+    }
+
+    /// The pawn info of `pos` through the cache (tests).
+    #[cfg(test)]
+    fn pawn_info(&mut self, pos: &Position) -> PawnInfo {
+        let slot = self.pawn_slot(pos);
+        self.pawn_cache[slot]
     }
 }
 

@@ -303,7 +303,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             d += e.ctx.psq(rook, rt) - e.ctx.psq(rook, rf);
         }
         e.psq += d;
-        e.plies[p].undo = self.pos.make_move(m);
+        self.pos.make_move_into(m, &mut e.plies[p].undo);
         officer_taken && e.npm[0] == 0 && e.npm[1] == 0
     }
 
