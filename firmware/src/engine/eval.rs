@@ -585,7 +585,7 @@ pub fn pawn_info(pos: &Position) -> PawnInfo {
 
 /// Knight outposts, the bishop pair, rooks on open and half-open files and
 /// connected rooks of colour `c` (0: white). Walks the piece list with a
-/// pointer: pawn and empty slots cost a load and two compares each.
+/// pointer up to its first pawn.
 #[inline(never)]
 fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
     let color = if c == 0 { Color::White } else { Color::Black };
@@ -598,6 +598,14 @@ fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
             continue;
         }
         let kind = pos.code_on(sq).wrapping_sub(offset);
+        if kind == PAWN {
+            // The lists are filled king, queens, rooks, bishops, knights,
+            // pawns, and men keep their slots: the first pawn ends the
+            // officers. Only a knight, bishop or rook promoted from a
+            // later pawn slot goes unscored here (material and square
+            // values still count it).
+            break;
+        }
         if !(KNIGHT..=ROOK).contains(&kind) {
             continue;
         }
