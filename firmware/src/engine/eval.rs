@@ -490,7 +490,7 @@ impl PawnInfo {
 }
 
 /// Slots of the pawn cache (6 bytes each).
-pub const PAWN_CACHE: usize = 8;
+pub const PAWN_CACHE: usize = 4;
 
 /// The pawn files of both colours, white's first.
 #[inline(always)]
