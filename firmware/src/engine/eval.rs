@@ -404,14 +404,14 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: 
         return mating(pos, ctx, strong) + tempo;
     }
 
-    let pf = pawn_files(pos);
     let endgame = npm[0] + npm[1] <= 26;
     let mut total = pi.score;
     for c in 0..2u8 {
         let color = if c == 0 { Color::White } else { Color::Black };
         let o = 1 - c;
-        let own = &pf[c as usize];
-        let opp = &pf[o as usize];
+        // References, not a 16-byte copy.
+        let own = pos.pawn_files(color);
+        let opp = pos.pawn_files(color.other());
         let list = pos.piece_list(color);
         let my_king = list[0];
         let their_king = pos.king_square(color.other());
@@ -492,12 +492,6 @@ impl PawnInfo {
 /// Slots of the pawn cache (6 bytes each).
 pub const PAWN_CACHE: usize = 4;
 
-/// The pawn files of both colours, white's first.
-#[inline(always)]
-fn pawn_files(pos: &Position) -> [[u8; 8]; 2] {
-    [*pos.pawn_files(Color::White), *pos.pawn_files(Color::Black)]
-}
-
 /// Rank of the front pawn of a non-empty file mask (`c` = 0: white).
 #[inline]
 fn front_rank(file: u8, c: u8) -> u8 {
@@ -573,9 +567,10 @@ fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
 
 /// The pawn-file facts of `pos` from scratch.
 pub fn pawn_info(pos: &Position) -> PawnInfo {
-    let pf = pawn_files(pos);
-    let (w, wp) = pawn_structure(&pf[0], &pf[1], 0);
-    let (b, bp) = pawn_structure(&pf[1], &pf[0], 1);
+    let white = pos.pawn_files(Color::White);
+    let black = pos.pawn_files(Color::Black);
+    let (w, wp) = pawn_structure(white, black, 0);
+    let (b, bp) = pawn_structure(black, white, 1);
     PawnInfo {
         key: pos.pawn_key(),
         score: w - b,
