@@ -144,6 +144,7 @@ pub enum DebugTab {
 /// The window's own state (nothing of the emulator's).
 pub struct UiState {
     pub lcd: lcd::LcdStyle,
+    pub lcd_dots: lcd::DotsTexture,
     pub buttons: buttons::ButtonsState,
     pub path_field: String,
     pub tab: DebugTab,
@@ -170,6 +171,7 @@ impl ProdigyApp {
         ProdigyApp {
             ui: UiState {
                 lcd: lcd::LcdStyle::default(),
+                lcd_dots: Default::default(),
                 buttons: buttons::ButtonsState::default(),
                 path_field: snap.program.path.display().to_string(),
                 tab: DebugTab::Memory,
@@ -234,7 +236,7 @@ impl ProdigyApp {
         egui::CentralPanel::default_margins().frame(unfilled(egui::Frame::central_panel(ui.style()))).show(ui, |ui| {
             egui::ScrollArea::vertical().id_salt("board").show(ui, |ui| {
                 ui.add_space(6.0);
-                lcd::show(ui, &snap, &mut self.ui.lcd);
+                lcd::show(ui, &snap, &mut self.ui.lcd, &mut self.ui.lcd_dots);
                 ui.add_space(10.0);
                 buttons::show(ui, &snap, &mut self.ui.buttons, &self.sim);
                 ui.add_space(14.0);

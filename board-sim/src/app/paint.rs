@@ -2,8 +2,8 @@
 //!
 //! Every `Painter::rect_filled` becomes its own shape with an anti-aliasing
 //! fringe (feathering): a dozen triangles, most of them thin slivers along
-//! the edges. For the LCD's 1,280 dots or a hex view's hundreds of cells
-//! that is tens of thousands of triangles a frame, which is what a software
+//! the edges. For a chessboard's squares or a hex view's hundreds of cells
+//! that is thousands of triangles a frame, which is what a software
 //! renderer (Mesa llvmpipe, the window under Xvfb or on a machine without a
 //! GPU) spends most of its time on. [`Rects`] collects them into one mesh
 //! of two triangles each instead. egui rounds filled rectangles to whole
