@@ -10,9 +10,13 @@
 //! pixels before it draws them, and a rectangle on pixel boundaries has no
 //! partly covered pixels, so the fringe changed nothing: rounding the same
 //! way here draws the same pixels.
+//!
+//! [`RoundedRects`] goes further for rectangles of one size with rounded
+//! corners: it paints them all into one texture, drawn as one quad.
 
 use egui::emath::GuiRounding;
-use egui::{Color32, Mesh, Painter, Rect, Shape};
+use egui::{Color32, ColorImage, Mesh, Painter, Pos2, Rect, Shape, TextureHandle, TextureOptions, Vec2};
+use std::hash::{Hash, Hasher};
 
 /// Filled, square-cornered rectangles drawn as one mesh.
 pub struct Rects {
@@ -34,26 +38,6 @@ impl Rects {
         if r.is_positive() {
             self.mesh.add_colored_rect(r, colour);
         }
-    }
-
-    /// A rectangle whose corners are cut by one pixel: how egui draws a
-    /// small corner radius (1..=2 points) at one pixel per point, close
-    /// enough at other scales. Three rectangles, no overlap (colours may
-    /// be translucent).
-    pub fn add_rounded(&mut self, rect: Rect, colour: Color32) {
-        if colour == Color32::TRANSPARENT {
-            return;
-        }
-        let r = rect.round_to_pixels(self.pixels_per_point);
-        let px = 1.0 / self.pixels_per_point;
-        if r.width() <= 2.0 * px || r.height() <= 2.0 * px {
-            return self.add(r, colour);
-        }
-        let mid = Rect::from_x_y_ranges(r.left() + px..=r.right() - px, r.y_range());
-        let side = |x0: f32, x1: f32| Rect::from_x_y_ranges(x0..=x1, r.top() + px..=r.bottom() - px);
-        self.mesh.add_colored_rect(mid, colour);
-        self.mesh.add_colored_rect(side(r.left(), r.left() + px), colour);
-        self.mesh.add_colored_rect(side(r.right() - px, r.right()), colour);
     }
 
     pub fn len(&self) -> usize {
@@ -78,6 +62,134 @@ impl Rects {
     }
 }
 
+/// Rectangles of one size with rounded corners, painted on the CPU into one
+/// texture and drawn as a single quad. The texture is made again only when
+/// the rectangles or their colours change (for a hex view: when it scrolls
+/// or a byte changes region). A software renderer pays several µs for each
+/// small quad, whatever is in it, and hardly more than its pixels for a
+/// big one: 350 cells of a hex view as quads (let alone as egui's rounded
+/// rectangles) cost it a few ms a frame, as one picture almost nothing.
+pub struct RoundedRects {
+    rects: Vec<(Rect, Color32)>,
+    size: Vec2,
+    radius: f32,
+}
+
+/// What [`RoundedRects`] keeps between frames (in egui's temporary data).
+#[derive(Clone)]
+struct Picture {
+    texture: TextureHandle,
+    key: u64,
+}
+
+impl RoundedRects {
+    /// For rectangles of `size` points with corners of `radius` points.
+    pub fn new(size: Vec2, radius: f32) -> RoundedRects {
+        RoundedRects { rects: Vec::new(), size, radius }
+    }
+
+    /// A rectangle of the size given to [`RoundedRects::new`] with its
+    /// corner at `min`, in `colour` (premultiplied, as egui's).
+    pub fn add(&mut self, min: Pos2, colour: Color32) {
+        if colour != Color32::TRANSPARENT {
+            self.rects.push((Rect::from_min_size(min, self.size), colour));
+        }
+    }
+
+    /// The picture as a shape. `id` keeps its texture from frame to frame.
+    /// Each rectangle covers the pixels egui would round it to.
+    pub fn into_shape(self, painter: &Painter, id: egui::Id) -> Shape {
+        let ppp = painter.pixels_per_point();
+        let px = |v: f32| (v * ppp).round() as i64;
+        let rects: Vec<PxRect> = self.rects.iter().map(|(r, c)| ([px(r.min.x), px(r.min.y), px(r.max.x), px(r.max.y)], *c)).collect();
+        let (Some(x0), Some(y0), Some(x1), Some(y1)) = (
+            rects.iter().map(|r| r.0[0]).min(),
+            rects.iter().map(|r| r.0[1]).min(),
+            rects.iter().map(|r| r.0[2]).max(),
+            rects.iter().map(|r| r.0[3]).max(),
+        ) else {
+            return Shape::Noop;
+        };
+        let size = [(x1 - x0).max(1) as usize, (y1 - y0).max(1) as usize];
+        let sprite = [(self.size.x * ppp).round().max(1.0) as usize, (self.size.y * ppp).round().max(1.0) as usize];
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (sprite, (self.radius * ppp).to_bits(), size).hash(&mut hasher);
+        for ([a, b, c, d], colour) in &rects {
+            ([a - x0, b - y0, c - x0, d - y0], colour).hash(&mut hasher);
+        }
+        let key = hasher.finish();
+        let ctx = painter.ctx();
+        let old = ctx.data_mut(|d| d.get_temp::<Picture>(id));
+        let texture = match old {
+            Some(p) if p.key == key => p.texture,
+            old => {
+                let image = paint_rects(&rects, [x0, y0], size, &rounded_rect_image(sprite, self.radius * ppp));
+                let texture = match old {
+                    Some(mut p) => {
+                        p.texture.set(image, TextureOptions::NEAREST);
+                        p.texture
+                    }
+                    None => ctx.load_texture("rounded-rects", image, TextureOptions::NEAREST),
+                };
+                ctx.data_mut(|d| d.insert_temp(id, Picture { texture: texture.clone(), key }));
+                texture
+            }
+        };
+        let rect = Rect::from_min_size(Pos2::new(x0 as f32, y0 as f32) / ppp, Vec2::new(size[0] as f32, size[1] as f32) / ppp);
+        Shape::image(texture.id(), rect, Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0)), Color32::WHITE)
+    }
+}
+
+/// A rectangle in physical pixels (left, top, right, bottom) and its colour.
+type PxRect = ([i64; 4], Color32);
+
+/// The rectangles in an image of `size` pixels whose corner is pixel
+/// `origin`: each one the `sprite` (its alpha the shape's coverage,
+/// stretched if the rectangle is bigger) in its colour.
+fn paint_rects(rects: &[PxRect], origin: [i64; 2], size: [usize; 2], sprite: &ColorImage) -> ColorImage {
+    let mut image = ColorImage::filled(size, Color32::TRANSPARENT);
+    let [sw, sh] = sprite.size;
+    for ([x0, y0, x1, y1], colour) in rects {
+        let (w, h) = ((x1 - x0).max(0) as usize, (y1 - y0).max(0) as usize);
+        let (left, top) = ((x0 - origin[0]) as usize, (y0 - origin[1]) as usize);
+        for y in 0..h {
+            for x in 0..w {
+                let cover = sprite.pixels[y * sh / h * sw + x * sw / w].a() as u16;
+                let [r, g, b, a] = colour.to_array().map(|v| (v as u16 * cover / 255) as u8);
+                image.pixels[(top + y) * size[0] + left + x] = Color32::from_rgba_premultiplied(r, g, b, a);
+            }
+        }
+    }
+    image
+}
+
+/// A white rounded rectangle filling `size` pixels, corners of `radius`
+/// pixels, each pixel's alpha its coverage (8x8 samples).
+fn rounded_rect_image([w, h]: [usize; 2], radius: f32) -> ColorImage {
+    let r = radius.clamp(0.0, w.min(h) as f32 / 2.0);
+    const N: usize = 8;
+    let inside = |x: f32, y: f32| {
+        // Distance into the nearest corner's square, if in one.
+        let cx = x.clamp(r, w as f32 - r);
+        let cy = y.clamp(r, h as f32 - r);
+        (x - cx).powi(2) + (y - cy).powi(2) <= r * r
+    };
+    let mut image = ColorImage::filled([w, h], Color32::TRANSPARENT);
+    for y in 0..h {
+        for x in 0..w {
+            let mut hits = 0;
+            for sy in 0..N {
+                for sx in 0..N {
+                    let (fx, fy) = (x as f32 + (sx as f32 + 0.5) / N as f32, y as f32 + (sy as f32 + 0.5) / N as f32);
+                    hits += inside(fx, fy) as usize;
+                }
+            }
+            image.pixels[y * w + x] = Color32::from_white_alpha((hits * 255 / (N * N)) as u8);
+        }
+    }
+    image
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,10 +206,57 @@ mod tests {
         assert_eq!(r.len(), 1);
         let v: Vec<_> = r.mesh.vertices.iter().map(|v| v.pos).collect();
         assert_eq!((v[0], v[3]), (pos2(10.0, 5.0), pos2(14.0, 8.0)));
-        r.add_rounded(Rect::from_min_size(pos2(0.0, 0.0), vec2(18.0, 15.0)), Color32::BLUE);
-        assert_eq!(r.len(), 4);
-        // The three parts cover the rectangle less its four corner pixels.
-        let area: f32 = r.mesh.vertices.chunks(4).skip(1).map(|q| (q[3].pos - q[0].pos).x * (q[3].pos - q[0].pos).y).sum();
-        assert_eq!(area, 18.0 * 15.0 - 4.0);
+    }
+
+    #[test]
+    fn rounded_rectangles_are_painted_in_their_colours_with_soft_corners() {
+        let sprite = rounded_rect_image([4, 3], 1.0);
+        let blue = Color32::from_rgb(0, 0, 200).gamma_multiply(0.5);
+        let rects = [([10, 20, 14, 23], blue), ([15, 20, 19, 23], Color32::RED)];
+        let img = paint_rects(&rects, [10, 20], [9, 3], &sprite);
+        let at = |x: usize, y: usize| img.pixels[y * 9 + x];
+        assert_eq!((at(1, 1), at(6, 1)), (blue, Color32::RED));
+        assert_eq!(at(4, 1), Color32::TRANSPARENT, "the gap between them");
+        let corner = at(0, 0);
+        assert!(corner.a() < blue.a() && corner.b() < blue.b() && corner.a() > 0, "{corner:?}");
+        assert_eq!(at(5, 0).a(), at(8, 2).a(), "every corner alike");
+    }
+
+    #[test]
+    fn the_picture_is_made_again_only_when_something_changes() {
+        let ctx = egui::Context::default();
+        let painter = Painter::new(ctx.clone(), egui::LayerId::background(), Rect::EVERYTHING);
+        let id = egui::Id::unique("test-cells");
+        let shape = |colour: Color32, x: f32| {
+            let mut r = RoundedRects::new(vec2(18.0, 15.0), 2.0);
+            r.add(pos2(x, 4.6), colour);
+            r.add(pos2(x + 20.0, 4.6), colour);
+            r.into_shape(&painter, id)
+        };
+        let key = || ctx.data_mut(|d| d.get_temp::<Picture>(id)).map(|p| p.key);
+        let Shape::Mesh(m) = shape(Color32::RED, 10.3) else { panic!("an image") };
+        assert_eq!((m.vertices[0].pos, m.vertices[3].pos), (pos2(10.0, 5.0), pos2(48.0, 20.0)), "on whole pixels");
+        let k = key();
+        shape(Color32::RED, 10.3);
+        assert_eq!(key(), k);
+        shape(Color32::RED, 11.0);
+        assert_eq!(key(), k, "moved by whole pixels: the same picture");
+        shape(Color32::BLUE, 11.0);
+        assert_ne!(key(), k);
+        assert!(matches!(RoundedRects::new(vec2(18.0, 15.0), 2.0).into_shape(&painter, id), Shape::Noop));
+    }
+
+    #[test]
+    fn the_rounded_sprite_is_opaque_inside_and_soft_only_at_the_corners() {
+        let img = rounded_rect_image([18, 15], 2.0);
+        let alpha = |x: usize, y: usize| img.pixels[y * 18 + x].a();
+        assert_eq!(alpha(9, 7), 255);
+        // Straight edges are crisp: the rectangle ends on pixel boundaries.
+        assert_eq!((alpha(0, 7), alpha(17, 7), alpha(9, 0), alpha(9, 14)), (255, 255, 255, 255));
+        // The corner pixel is mostly outside the 2-pixel arc, its neighbours mostly inside.
+        assert!(alpha(0, 0) < 100 && alpha(1, 0) > 150 && alpha(0, 1) > 150, "{} {} {}", alpha(0, 0), alpha(1, 0), alpha(0, 1));
+        assert_eq!((alpha(17, 14), alpha(0, 14), alpha(17, 0)), (alpha(0, 0), alpha(0, 0), alpha(0, 0)));
+        // Premultiplied white.
+        assert!(img.pixels.iter().all(|c| c.r() == c.a() && c.g() == c.a() && c.b() == c.a()));
     }
 }

@@ -2,7 +2,7 @@
 //! with the stack's high-water mark, a free-RAM gauge, the data symbols
 //! with their values, and a hex view labelled by symbol.
 
-use crate::app::paint::Rects;
+use crate::app::paint::RoundedRects;
 use crate::app::sim::{SimHandle, Snapshot};
 use egui::{Color32, FontId, Pos2, Rect, RichText, Sense, Shape, Stroke, Vec2};
 use emulator::device::{RAMEND, RAMSTART};
@@ -230,6 +230,8 @@ pub fn hex_view(
     changed: impl Fn(u16) -> bool,
 ) {
     const ROW_H: f32 = 16.0;
+    const CELL_W: f32 = 20.0;
+    let cell_size = Vec2::new(CELL_W - 2.0, ROW_H - 1.0);
     let rows = (last as usize + 1 - base as usize).div_ceil(16);
     let mut area = egui::ScrollArea::vertical().id_salt(id).auto_shrink([false, false]);
     if let Some(r) = scroll_to_row {
@@ -237,15 +239,14 @@ pub fn hex_view(
     }
     let mono = FontId::monospace(12.0);
     area.show_rows(ui, ROW_H, rows, |ui, range| {
-        // The cells' backgrounds, under the text: one mesh in this slot.
+        // The cells' backgrounds, under the text: one picture in this slot.
         let under = ui.painter().add(Shape::Noop);
-        let mut cells = Rects::new(ui.painter());
+        let mut cells = RoundedRects::new(cell_size, 2.0);
         for row in range {
             let addr = base as usize + row * 16;
             let (rect, resp) = ui.allocate_exact_size(Vec2::new(ui.available_width(), ROW_H), Sense::hover());
             let p = ui.painter();
             p.text(rect.left_center(), egui::Align2::LEFT_CENTER, format!("{addr:04x}"), mono.clone(), Color32::from_gray(120));
-            let cell_w = 20.0;
             let x0 = rect.left() + 42.0;
             let mut ascii = String::new();
             for i in 0..16 {
@@ -254,15 +255,15 @@ pub fn hex_view(
                     break;
                 }
                 let v = data.get(a).copied().unwrap_or(0);
-                let cell = Rect::from_min_size(Pos2::new(x0 + i as f32 * cell_w + if i >= 8 { 6.0 } else { 0.0 }, rect.top()), Vec2::new(cell_w - 2.0, ROW_H - 1.0));
+                let cell = Rect::from_min_size(Pos2::new(x0 + i as f32 * CELL_W + if i >= 8 { 6.0 } else { 0.0 }, rect.top()), cell_size);
                 if let Some(c) = colour(a as u16) {
-                    cells.add_rounded(cell, c.gamma_multiply(0.45));
+                    cells.add(cell.min, c.gamma_multiply(0.45));
                 }
                 let fg = if changed(a as u16) { Color32::from_rgb(0xff, 0xd0, 0x40) } else { Color32::from_gray(225) };
                 p.text(cell.center(), egui::Align2::CENTER_CENTER, format!("{v:02x}"), mono.clone(), fg);
                 ascii.push(if (0x20..0x7f).contains(&v) { v as char } else { '·' });
             }
-            let xa = x0 + 16.0 * cell_w + 12.0;
+            let xa = x0 + 16.0 * CELL_W + 12.0;
             // The first symbol that starts in this row (or covers its start).
             let lab = (0..16).find_map(|i| {
                 let a = (addr + i) as u16;
@@ -282,7 +283,7 @@ pub fn hex_view(
                 }
             }
             if let Some(h) = resp.hover_pos() {
-                let i = ((h.x - x0) / cell_w).floor();
+                let i = ((h.x - x0) / CELL_W).floor();
                 if (0.0..16.0).contains(&i) {
                     let a = addr + i as usize;
                     let v = data.get(a).copied().unwrap_or(0);
@@ -291,7 +292,8 @@ pub fn hex_view(
                 }
             }
         }
-        ui.painter().set(under, cells.into_shape());
+        let shape = cells.into_shape(ui.painter(), ui.scope_id().with("cells"));
+        ui.painter().set(under, shape);
     });
 }
 
