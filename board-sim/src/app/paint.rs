@@ -237,11 +237,11 @@ mod tests {
         let Shape::Mesh(m) = shape(Color32::RED, 10.3) else { panic!("an image") };
         assert_eq!((m.vertices[0].pos, m.vertices[3].pos), (pos2(10.0, 5.0), pos2(48.0, 20.0)), "on whole pixels");
         let k = key();
-        shape(Color32::RED, 10.3);
+        let _ = shape(Color32::RED, 10.3);
         assert_eq!(key(), k);
-        shape(Color32::RED, 11.0);
+        let _ = shape(Color32::RED, 11.0);
         assert_eq!(key(), k, "moved by whole pixels: the same picture");
-        shape(Color32::BLUE, 11.0);
+        let _ = shape(Color32::BLUE, 11.0);
         assert_ne!(key(), k);
         assert!(matches!(RoundedRects::new(vec2(18.0, 15.0), 2.0).into_shape(&painter, id), Shape::Noop));
     }
