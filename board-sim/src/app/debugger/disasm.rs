@@ -114,7 +114,7 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut DisasmState, sim: &S
                     }
                     let x = rect.left() + 34.0;
                     p.text(Pos2::new(x, rect.center().y), egui::Align2::LEFT_CENTER, format!("{:04x}", pc * 2), mono.clone(), Color32::from_gray(120));
-                    let (ins, comment) = text.split_once('\t').map(|(m, rest)| (m, rest)).unwrap_or((text.as_str(), ""));
+                    let (ins, comment) = text.split_once('\t').unwrap_or((text.as_str(), ""));
                     p.text(Pos2::new(x + 46.0, rect.center().y), egui::Align2::LEFT_CENTER, ins, mono.clone(), Color32::from_rgb(0xe6, 0xe6, 0xe6));
                     let (ops, note) = comment.split_once("\t;").map(|(o, n)| (o, Some(n))).unwrap_or((comment, None));
                     p.text(Pos2::new(x + 100.0, rect.center().y), egui::Align2::LEFT_CENTER, ops.replace('\t', " "), mono.clone(), Color32::from_rgb(0xc8, 0xd8, 0xa8));
