@@ -16,8 +16,9 @@
 //!   pruning one and two plies before the horizon (3 and 5 pawns), and
 //!   late-move reductions for quiet moves from the last stage.
 //! * [`Searcher::qsearch`]: standing pat, good captures only (losing ones
-//!   are pruned by swap-off), queen promotions, delta pruning; all evasions
-//!   when in check.
+//!   are pruned by swap-off), queen promotions, delta pruning; at its first
+//!   ply also the quiet checks that do not lose the man (the mates and
+//!   forks just behind the horizon); all evasions when in check.
 //!
 //! Stack: the recursive frames hold scalars only; the picker, the undo
 //! record and the saved score of each ply live in `Engine::plies`, killers
@@ -55,6 +56,9 @@ const FUTILITY: [i16; 3] = [0, 300, 500];
 const STATIC_MARGIN: i16 = 25;
 /// Delta pruning margin in quiescence.
 const DELTA: i16 = 150;
+/// [`Searcher::qsearch`] modes.
+const Q_IN_CHECK: u8 = 1;
+const Q_CHECKS: u8 = 2;
 
 /// Square of the man captured by `m`.
 #[inline(always)]
@@ -600,7 +604,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
 
     fn search(&mut self, ply: u8, depth: i8, alpha: i16, beta: i16, in_check: bool, flags: u8) -> i16 {
         if depth <= 0 {
-            return self.qsearch(ply, alpha, beta, in_check);
+            return self.qsearch(ply, alpha, beta, in_check as u8 | Q_CHECKS);
         }
         if let Some(v) = self.enter(ply, depth, alpha, beta, in_check, flags) {
             return v;
@@ -712,7 +716,11 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         cut
     }
 
-    fn qsearch(&mut self, ply: u8, alpha: i16, beta: i16, in_check: bool) -> i16 {
+    /// `mode`: [`Q_IN_CHECK`] (the side to move is in check: all evasions,
+    /// no standing pat), [`Q_CHECKS`] (the first ply after the horizon:
+    /// quiet checks too).
+    fn qsearch(&mut self, ply: u8, alpha: i16, beta: i16, mode: u8) -> i16 {
+        let in_check = mode & Q_IN_CHECK != 0;
         if self.tick() {
             return 0;
         }
@@ -745,15 +753,21 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             let picker = &mut self.e.plies[p].picker;
             picker.reset(Move::NONE, false, true);
             picker.prune_victims(self.pos, alpha.saturating_sub(stand).saturating_sub(DELTA));
+            if mode & Q_CHECKS != 0 {
+                // Quiet checks after the captures, however far below alpha
+                // the standing pat is: they are searched for mates.
+                picker.allow_checks();
+            }
         }
         let mut legal = 0u8;
         loop {
             let e = &mut *self.e;
-            let Some((m, _)) = e.plies[p].picker.next(self.pos, &NO_KILLERS) else {
+            let Some((m, stage)) = e.plies[p].picker.next(self.pos, &NO_KILLERS) else {
                 break;
             };
-            if !in_check && !m.is_promotion() {
+            if !in_check && !m.is_promotion() && stage != Stage::Checks {
                 // Delta pruning: even winning the victim cannot reach alpha.
+                // (Not for quiet checks, played for mate.)
                 let victim = kind_of(self.pos.piece_at(victim_square(m)));
                 if stand + VALUE.get(victim as usize) + DELTA <= alpha {
                     continue;
@@ -765,7 +779,8 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             legal += 1;
             self.make(p, m);
             let gives_check = self.pos.in_check_after(m);
-            let v = -self.qsearch(ply + 1, -beta, -alpha, gives_check);
+            debug_assert!(stage != Stage::Checks || gives_check);
+            let v = -self.qsearch(ply + 1, -beta, -alpha, gives_check as u8);
             self.unmake(p, m);
             if self.e.stopped {
                 return 0;
