@@ -10,10 +10,11 @@
 //!   0.1 pawn tolerance, so later moves must be clearly better.
 //! * [`Searcher::search`]: principal variation search with mate-distance
 //!   pruning, draw detection (one repetition in the tree, 50 moves), static
-//!   pruning near the horizon (eval - max loss - 0.25 pawn >= beta), the
-//!   null move (R = 2), CP1's extensions (check, single reply, pawn to the
-//!   7th, entering a pawn ending; only while ply < 2 x iteration), futility
-//!   pruning one and two plies before the horizon (3 and 5 pawns), and
+//!   pruning near the horizon (eval - max loss >= beta; CP1 kept a 0.25
+//!   pawn margin), the null move (R = 3; CP1: 2), CP1's extensions (check,
+//!   single reply, pawn to the 7th, entering a pawn ending; only while
+//!   ply < 2 x iteration), futility pruning one and two plies before the
+//!   horizon (2 and 4 pawns; CP1: 3 and 5), and
 //!   late-move reductions for quiet moves from the last stage.
 //! * [`Searcher::qsearch`]: standing pat, good captures only (losing ones
 //!   are pruned by swap-off), queen promotions, delta pruning; at its first
@@ -52,8 +53,8 @@ const BETA_TRIM: i16 = 20;
 const ASPIRATION_LOW: i16 = 100;
 const ASPIRATION_HIGH: i16 = 50;
 /// Futility margins one and two plies before the horizon, static pruning margin.
-const FUTILITY: [i16; 3] = [0, 300, 500];
-const STATIC_MARGIN: i16 = 25;
+const FUTILITY: [i16; 3] = [0, 200, 400];
+const STATIC_MARGIN: i16 = 0;
 /// Delta pruning margin in quiescence.
 const DELTA: i16 = 150;
 /// [`Searcher::qsearch`] modes.
@@ -518,7 +519,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             && eval - hanging(self.pos).max_loss >= beta
         {
             let undo = self.pos.make_null_move();
-            let v = -self.search(ply + 1, depth - 3, -beta, -beta + 1, false, NULL_LINE | PREV_NULL);
+            let v = -self.search(ply + 1, depth - 4, -beta, -beta + 1, false, NULL_LINE | PREV_NULL);
             self.pos.unmake_null_move(&undo);
             if self.e.stopped {
                 return Some(0);
