@@ -13,7 +13,7 @@
 //!   pruning near the horizon (eval - max loss >= beta; CP1 kept a 0.25
 //!   pawn margin), the null move (R = 3; CP1: 2), CP1's extensions (check,
 //!   single reply, pawn to the 7th, entering a pawn ending; only while
-//!   ply < 2 x iteration), futility pruning one and two plies before the
+//!   ply < 3 x iteration, the single reply 2 x as CP1), futility pruning one and two plies before the
 //!   horizon (2 and 4 pawns; CP1: 3 and 5), and
 //!   late-move reductions for quiet moves from the last stage.
 //! * [`Searcher::qsearch`]: standing pat, good captures only (losing ones
@@ -433,10 +433,11 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     }
 
     /// Extension of the move just made (`gives_check`: the opponent is now in
-    /// check). Only while ply < 2 x iteration, as CP1.
+    /// check). Only while ply < 3 x iteration (CP1: 2 x; 3 x solves more
+    /// WAC at the same nodes).
     #[inline(never)]
     fn extension(&self, m: Move, gives_check: bool, ply: u8, pawn_ending: bool) -> i8 {
-        if ply >= 2 * self.e.iteration {
+        if ply >= 3 * self.e.iteration {
             return 0;
         }
         if gives_check {
