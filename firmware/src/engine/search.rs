@@ -591,7 +591,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             Move::NONE
         };
         let n = &mut self.e.plies[p];
-        n.picker.reset(main, depth >= 2, false);
+        n.picker.reset(main, true, false);
         n.alpha = alpha;
         n.beta = beta;
         n.best = -INFINITE;
