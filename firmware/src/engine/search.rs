@@ -11,10 +11,11 @@
 //! * [`Searcher::search`]: principal variation search with mate-distance
 //!   pruning, draw detection (one repetition in the tree, 50 moves), static
 //!   pruning near the horizon (eval - max loss >= beta; CP1 kept a 0.25
-//!   pawn margin), the null move (R = 3; CP1: 2), CP1's extensions (check,
-//!   single reply, pawn to the 7th, entering a pawn ending; only while
-//!   ply < 3 x iteration, the single reply 2 x as CP1), futility pruning one and two plies before the
-//!   horizon (2 and 4 pawns; CP1: 3 and 5), and
+//!   pawn margin), the null move (R = 3, whenever eval >= beta; CP1: R = 2
+//!   and only if eval - max loss >= beta), CP1's extensions (check, single
+//!   reply, pawn to the 7th, entering a pawn ending; only while ply < 3 x
+//!   iteration, the single reply 2 x as CP1), futility pruning one and two
+//!   plies before the horizon (2 and 4 pawns; CP1: 3 and 5), and
 //!   late-move reductions for quiet moves from the last stage.
 //! * [`Searcher::qsearch`]: standing pat, good captures only (losing ones
 //!   are pruned by swap-off), queen promotions, delta pruning; at its first
@@ -517,7 +518,6 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             && self.e.npm[us] != 0
             && eval >= beta
             && beta.abs() < MATE_BOUND
-            && eval - hanging(self.pos).max_loss >= beta
         {
             let undo = self.pos.make_null_move();
             let v = -self.search(ply + 1, depth - 4, -beta, -beta + 1, false, NULL_LINE | PREV_NULL);
