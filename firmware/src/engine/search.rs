@@ -56,6 +56,9 @@ const ASPIRATION_HIGH: i16 = 50;
 /// Futility margins one and two plies before the horizon, static pruning margin.
 const FUTILITY: [i16; 3] = [0, 200, 400];
 const STATIC_MARGIN: i16 = 0;
+/// Late-move pruning: legal moves tried before the late quiet moves one
+/// ply before the horizon are pruned (outside the PV, not in check).
+const LMP_MOVES: u8 = 3;
 /// Delta pruning margin in quiescence.
 const DELTA: i16 = 150;
 /// [`Searcher::qsearch`] modes.
@@ -629,7 +632,13 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             let ext = self.extension(m, gives_check, ply, pawn_ending);
             let quiet = !m.is_capture() && !m.is_promotion();
             let n = &self.e.plies[p];
-            if nf & N_FUTILE != 0
+            // Late-move pruning one ply before the horizon: the quiet moves
+            // of the last stage once LMP_MOVES legal moves were tried.
+            let late = n.depth == 1
+                && nf & (N_PV | N_IN_CHECK) == 0
+                && stage >= Stage::Quiets
+                && n.legal > LMP_MOVES;
+            if (nf & N_FUTILE != 0 || late)
                 && n.legal > 1
                 && quiet
                 && stage >= Stage::Killer1
