@@ -462,6 +462,13 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         0
     }
 
+    /// Does `m` (not yet made) push a pawn to the 7th rank?
+    #[inline(never)]
+    fn pawn_to_seventh(&self, m: Move) -> bool {
+        let seventh = if self.pos.side_to_move() == Color::White { 6 } else { 1 };
+        kind_of(self.pos.piece_at(m.from())) == PAWN && rank_of(m.to()) == seventh
+    }
+
     /// Flags for the child after `m` was made.
     #[inline(never)]
     fn child_flags(&self, m: Move, in_check: bool) -> u8 {
@@ -626,29 +633,29 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             if !self.pos.is_legal_given_check(m, in_check) {
                 continue;
             }
-            self.e.plies[p].legal += 1;
+            let n = &mut self.e.plies[p];
+            n.legal += 1;
+            // Futility and late-move pruning, decided before the move is
+            // made: quiet moves from the killers on (late-move pruning: the
+            // last stage one ply before the horizon once LMP_MOVES legal
+            // moves were tried), unless they give check or push a pawn to
+            // the 7th.
+            if (nf & N_FUTILE != 0
+                || n.depth == 1 && nf & (N_PV | N_IN_CHECK) == 0 && stage >= Stage::Quiets && n.legal > LMP_MOVES)
+                && n.legal > 1
+                && stage >= Stage::Killer1
+                && n.best > -MATE_BOUND
+                && matches!(m.kind(), MoveKind::Normal | MoveKind::DoublePush)
+                && !m.is_capture()
+                && !self.pos.gives_check(m)
+                && !self.pawn_to_seventh(m)
+            {
+                continue;
+            }
             let pawn_ending = self.make(p, m);
             let gives_check = self.pos.in_check_after(m);
             let ext = self.extension(m, gives_check, ply, pawn_ending);
             let quiet = !m.is_capture() && !m.is_promotion();
-            let n = &self.e.plies[p];
-            // Late-move pruning one ply before the horizon: the quiet moves
-            // of the last stage once LMP_MOVES legal moves were tried.
-            let late = n.depth == 1
-                && nf & (N_PV | N_IN_CHECK) == 0
-                && stage >= Stage::Quiets
-                && n.legal > LMP_MOVES;
-            if (nf & N_FUTILE != 0 || late)
-                && n.legal > 1
-                && quiet
-                && stage >= Stage::Killer1
-                && !gives_check
-                && ext == 0
-                && n.best > -MATE_BOUND
-            {
-                self.unmake(p, m);
-                continue;
-            }
             let mut cf = self.child_flags(m, in_check) | (nf & NULL_LINE);
             if m == main {
                 cf |= FOLLOW_PV;
