@@ -3,7 +3,7 @@
 #[path = "engine_common.rs"]
 mod common;
 use common::*;
-use firmware::chess::{Move, MoveGen, Position};
+use firmware::chess::{Move, MoveGen, MoveKind, Position};
 use firmware::engine::picker::Picker;
 
 fn pseudo(p: &Position) -> Vec<Move> {
@@ -30,12 +30,27 @@ fn check(p: &Position, main: Move, killers: [Move; 2]) {
         want.iter().map(|m| coord(*m)).collect::<Vec<_>>(),
         "picker vs generator"
     );
+    // The exact check test of the quiescence checks stage.
+    for &m in &want {
+        if m.is_capture() || m.is_promotion() || m.kind() == MoveKind::Castle || !p.is_legal(m) {
+            continue;
+        }
+        let mut q = p.clone();
+        q.make_move(m);
+        assert_eq!(p.gives_check(m), q.in_check(), "gives_check {} in {}", coord(m), fen_of(p));
+    }
     // Quiescence picker: a subset of the captures and promotions.
     let mut q = Picker::quiescence();
     while let Some((m, _)) = q.next(p, &[Move::NONE; 2]) {
         assert!(m.is_capture() || m.is_promotion());
         assert!(want.contains(&m));
     }
+}
+
+fn fen_of(p: &Position) -> String {
+    let mut b = [0u8; 100];
+    let n = p.write_fen(&mut b).unwrap();
+    String::from_utf8_lossy(&b[..n]).into_owned()
 }
 
 fn walk(p: &mut Position, depth: u8, killers: &mut [Move; 2]) {
@@ -73,6 +88,12 @@ fn picker_yields_each_move_once() {
         n += 1;
     }
     for e in load_epd(&format!("{}/../assets/bench_positions.epd", env!("CARGO_MANIFEST_DIR"))).iter().take(8) {
+        let mut p = pos(&e.fen);
+        let mut k = [Move::NONE; 2];
+        walk(&mut p, 1, &mut k);
+        n += 1;
+    }
+    for e in load_epd(&testdata("wac.epd")).iter() {
         let mut p = pos(&e.fen);
         let mut k = [Move::NONE; 2];
         walk(&mut p, 1, &mut k);

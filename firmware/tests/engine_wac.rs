@@ -1,5 +1,7 @@
 //! Win At Chess: how many of the first 100 positions are solved within a
-//! fixed node budget (WAC_NODES, default 100,000) on the host.
+//! fixed node budget (WAC_NODES, default 100,000) on the host. WAC_COUNT
+//! takes more (or fewer) of the file, e.g. all 299 at the AVR's budget of
+//! about 5,000 nodes per 10 s move: `WAC_COUNT=299 WAC_NODES=5000`.
 
 #[path = "engine_common.rs"]
 mod common;
@@ -9,13 +11,14 @@ use firmware::engine::*;
 #[test]
 fn wac_first_100() {
     let budget: u32 = std::env::var("WAC_NODES").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
+    let count: usize = std::env::var("WAC_COUNT").ok().and_then(|v| v.parse().ok()).unwrap_or(100);
     let verbose = std::env::var("WAC_VERBOSE").is_ok();
     let cases = load_epd(&testdata("wac.epd"));
     let mut solved = 0;
     let mut failed = Vec::new();
     let mut total_nodes = 0u64;
     let t0 = std::time::Instant::now();
-    for c in cases.iter().take(100) {
+    for c in cases.iter().take(count) {
         let mut p = pos(&c.fen);
         let bms: Vec<_> = c
             .op("bm")
@@ -40,7 +43,9 @@ fn wac_first_100() {
         }
     }
     let ms = t0.elapsed().as_millis().max(1) as u64;
-    println!("WAC: {solved}/100 solved at {budget} nodes ({} nps)", total_nodes * 1000 / ms);
+    println!("WAC: {solved}/{} solved at {budget} nodes ({} nps)", count.min(cases.len()), total_nodes * 1000 / ms);
     println!("failed: {}", failed.join(" "));
-    assert!(solved >= 60, "{solved}/100");
+    if count == 100 {
+        assert!(solved >= 60, "{solved}/100");
+    }
 }

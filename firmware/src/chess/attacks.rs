@@ -108,6 +108,47 @@ impl Position {
         self.in_check()
     }
 
+    /// Does the quiet move `m` (not yet made; no castling, en passant or
+    /// promotion) give check? Exact: the man lands where it attacks the
+    /// enemy king (a pawn forwards, a slider through empty squares, its
+    /// old square counting as empty), or it leaves a line through the
+    /// king and uncovers one of our sliders (the full scan, only then).
+    #[inline(never)]
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.side;
+        let king = self.king_square(us.other());
+        let from = m.from();
+        let to = m.to();
+        let g = geometry(to, king) & REACH.get((self.board[from as usize] & CODE_MASK) as usize);
+        if g != 0
+            && (g & NEXT_DIAGONAL == 0 || (king > to) == (us == Color::White))
+            && (g & LINE == 0 || self.scan(to, king, from) == king)
+        {
+            return true;
+        }
+        geometry(from, king) & LINE != 0 && self.attacked_after(king, us, from, NO_SQUARE, to)
+    }
+
+    /// From `a` towards `b` (on a line through `a`), the first occupied
+    /// square, `skip` counting as empty.
+    #[inline(never)]
+    fn scan(&self, a: Square, b: Square, skip: Square) -> Square {
+        let mut dir = 0u8;
+        if b >> 4 != a >> 4 {
+            dir = if b > a { 16 } else { 0xF0 };
+        }
+        if b & 7 != a & 7 {
+            dir = dir.wrapping_add(if b & 7 > a & 7 { 1 } else { 0xFF });
+        }
+        let mut s = a;
+        loop {
+            s = s.wrapping_add(dir);
+            if s != skip && self.board[s as usize] != EMPTY {
+                return s;
+            }
+        }
+    }
+
     /// Is `sq` attacked by `by` once `vacated1` and `vacated2` are emptied and
     /// `filled` is occupied by a man of the other side? An attacker standing
     /// on `filled` counts as captured.

@@ -20,7 +20,8 @@
 //! attacker cursor, the two hanging slots and one 5-byte [`MoveGen`], about
 //! 17 bytes per ply. Each later stage skips the moves an earlier one already
 //! returned, so no move is tried twice. Quiescence uses stages 2 to 5 only:
-//! losing captures are pruned by their swap-off value.
+//! losing captures are pruned by their swap-off value; at its first ply a
+//! last stage adds the quiet checks that do not lose the man.
 
 use super::eval::{JUMPS, RAYS, VALUE};
 use super::see::{hanging, next_attacker, see, ATTACKER_END};
@@ -45,6 +46,9 @@ pub enum Stage {
     Hanging,
     Quiets,
     LosingCaptures,
+    /// Quiescence only, first ply: quiet moves that give check and do not
+    /// lose the man ([`Picker::allow_checks`]).
+    Checks,
     Done,
 }
 
@@ -63,12 +67,14 @@ crate::progmem! {
 
 const QUIESCENCE: u8 = 1;
 const HANG: u8 = 2;
+const CHECKS: u8 = 4;
 /// The other bits of `Picker::flags`: attacker classes that attack some
-/// victim ([`attacked_victims`]), by kind (bishops and knights apart).
-const CLASSES: u8 = 0xFC;
+/// victim ([`attacked_victims`]), by kind (bishops and knights apart;
+/// pawns are always probed, their two squares cost less than a flag).
+const CLASSES: u8 = 0xF8;
 
 crate::progmem! {
-    static CLASS_BITS: [u8; 8] = [0, 4, 8, 16, 32, 64, 128, 0];
+    static CLASS_BITS: [u8; 8] = [0, 0, 8, 16, 32, 64, 128, 0];
 }
 
 crate::progmem! {
@@ -238,6 +244,16 @@ impl Picker {
         self.begin_captures(Stage::WinningCaptures);
     }
 
+    /// Quiescence, after [`Picker::reset`]: the captures are followed by
+    /// the quiet moves that give check ([`Position::gives_check`], exact,
+    /// before the move is made) and whose swap-off value is not negative.
+    /// The generator of the full-width stages serves them, so no RAM is
+    /// added.
+    #[inline(always)]
+    pub fn allow_checks(&mut self) {
+        self.flags |= CHECKS;
+    }
+
     /// Quiescence: good captures, queen promotions, en passant.
     pub const fn quiescence() -> Picker {
         Picker {
@@ -298,7 +314,10 @@ impl Picker {
                     if let Some(m) = self.next_special(pos, killers, Stage::EnPassant) {
                         return Some((m, stage));
                     }
-                    self.stage = if self.flags & QUIESCENCE != 0 {
+                    self.stage = if self.flags & CHECKS != 0 {
+                        self.gen = MoveGen::new();
+                        Stage::Checks
+                    } else if self.flags & QUIESCENCE != 0 {
                         Stage::Done
                     } else {
                         Stage::Killer1
@@ -369,6 +388,19 @@ impl Picker {
                     Some(m) => {
                         if self.is_late_move(pos, m, killers) {
                             return Some((m, stage));
+                        }
+                    }
+                },
+                Stage::Checks => match self.gen.next(pos) {
+                    None => self.stage = Stage::Done,
+                    Some(m) => {
+                        if !m.is_capture()
+                            && !m.is_promotion()
+                            && m.kind() != MoveKind::Castle
+                            && pos.gives_check(m)
+                            && see(pos, m) >= 0
+                        {
+                            return Some((m, Stage::Checks));
                         }
                     }
                 },

@@ -10,14 +10,17 @@
 //!   0.1 pawn tolerance, so later moves must be clearly better.
 //! * [`Searcher::search`]: principal variation search with mate-distance
 //!   pruning, draw detection (one repetition in the tree, 50 moves), static
-//!   pruning near the horizon (eval - max loss - 0.25 pawn >= beta), the
-//!   null move (R = 2), CP1's extensions (check, single reply, pawn to the
-//!   7th, entering a pawn ending; only while ply < 2 x iteration), futility
-//!   pruning one and two plies before the horizon (3 and 5 pawns), and
+//!   pruning near the horizon (eval - max loss >= beta; CP1 kept a 0.25
+//!   pawn margin), the null move (R = 3, whenever eval >= beta; CP1: R = 2
+//!   and only if eval - max loss >= beta), CP1's extensions (check, single
+//!   reply, pawn to the 7th, entering a pawn ending; only while ply < 3 x
+//!   iteration, the single reply 2 x as CP1), futility pruning one and two
+//!   plies before the horizon (2 and 4 pawns; CP1: 3 and 5), and
 //!   late-move reductions for quiet moves from the last stage.
 //! * [`Searcher::qsearch`]: standing pat, good captures only (losing ones
-//!   are pruned by swap-off), queen promotions, delta pruning; all evasions
-//!   when in check.
+//!   are pruned by swap-off), queen promotions, delta pruning; at its first
+//!   ply also the quiet checks that do not lose the man (the mates and
+//!   forks just behind the horizon); all evasions when in check.
 //!
 //! Stack: the recursive frames hold scalars only; the picker, the undo
 //! record and the saved score of each ply live in `Engine::plies`, killers
@@ -51,10 +54,16 @@ const BETA_TRIM: i16 = 20;
 const ASPIRATION_LOW: i16 = 100;
 const ASPIRATION_HIGH: i16 = 50;
 /// Futility margins one and two plies before the horizon, static pruning margin.
-const FUTILITY: [i16; 3] = [0, 300, 500];
-const STATIC_MARGIN: i16 = 25;
+const FUTILITY: [i16; 3] = [0, 200, 400];
+const STATIC_MARGIN: i16 = 0;
+/// Late-move pruning: legal moves tried before the late quiet moves one
+/// ply before the horizon are pruned (outside the PV, not in check).
+const LMP_MOVES: u8 = 3;
 /// Delta pruning margin in quiescence.
 const DELTA: i16 = 150;
+/// [`Searcher::qsearch`] modes.
+const Q_IN_CHECK: u8 = 1;
+const Q_CHECKS: u8 = 2;
 
 /// Square of the man captured by `m`.
 #[inline(always)]
@@ -429,10 +438,11 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     }
 
     /// Extension of the move just made (`gives_check`: the opponent is now in
-    /// check). Only while ply < 2 x iteration, as CP1.
+    /// check). Only while ply < 3 x iteration (CP1: 2 x; 3 x solves more
+    /// WAC at the same nodes).
     #[inline(never)]
     fn extension(&self, m: Move, gives_check: bool, ply: u8, pawn_ending: bool) -> i8 {
-        if ply >= 2 * self.e.iteration {
+        if ply >= 3 * self.e.iteration {
             return 0;
         }
         if gives_check {
@@ -451,6 +461,13 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             }
         }
         0
+    }
+
+    /// Does `m` (not yet made) push a pawn to the 7th rank?
+    #[inline(never)]
+    fn pawn_to_seventh(&self, m: Move) -> bool {
+        let seventh = if self.pos.side_to_move() == Color::White { 6 } else { 1 };
+        kind_of(self.pos.piece_at(m.from())) == PAWN && rank_of(m.to()) == seventh
     }
 
     /// Flags for the child after `m` was made.
@@ -512,10 +529,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             && self.e.npm[us] != 0
             && eval >= beta
             && beta.abs() < MATE_BOUND
-            && eval - hanging(self.pos).max_loss >= beta
         {
             let undo = self.pos.make_null_move();
-            let v = -self.search(ply + 1, depth - 3, -beta, -beta + 1, false, NULL_LINE | PREV_NULL);
+            let v = -self.search(ply + 1, depth - 4, -beta, -beta + 1, false, NULL_LINE | PREV_NULL);
             self.pos.unmake_null_move(&undo);
             if self.e.stopped {
                 return Some(0);
@@ -586,7 +602,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             Move::NONE
         };
         let n = &mut self.e.plies[p];
-        n.picker.reset(main, depth >= 2, false);
+        n.picker.reset(main, true, false);
         n.alpha = alpha;
         n.beta = beta;
         n.best = -INFINITE;
@@ -601,7 +617,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
 
     fn search(&mut self, ply: u8, depth: i8, alpha: i16, beta: i16, in_check: bool, flags: u8) -> i16 {
         if depth <= 0 {
-            return self.qsearch(ply, alpha, beta, in_check);
+            return self.qsearch(ply, alpha, beta, in_check as u8 | Q_CHECKS);
         }
         if let Some(v) = self.enter(ply, depth, alpha, beta, in_check, flags) {
             return v;
@@ -618,23 +634,29 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             if !self.pos.is_legal_given_check(m, in_check) {
                 continue;
             }
-            self.e.plies[p].legal += 1;
+            let n = &mut self.e.plies[p];
+            n.legal += 1;
+            // Futility and late-move pruning, decided before the move is
+            // made: quiet moves from the killers on (late-move pruning: the
+            // last stage one ply before the horizon once LMP_MOVES legal
+            // moves were tried), unless they give check or push a pawn to
+            // the 7th.
+            if (nf & N_FUTILE != 0
+                || n.depth == 1 && nf & (N_PV | N_IN_CHECK) == 0 && stage >= Stage::Quiets && n.legal > LMP_MOVES)
+                && n.legal > 1
+                && stage >= Stage::Killer1
+                && n.best > -MATE_BOUND
+                && matches!(m.kind(), MoveKind::Normal | MoveKind::DoublePush)
+                && !m.is_capture()
+                && !self.pos.gives_check(m)
+                && !self.pawn_to_seventh(m)
+            {
+                continue;
+            }
             let pawn_ending = self.make(p, m);
             let gives_check = self.pos.in_check_after(m);
             let ext = self.extension(m, gives_check, ply, pawn_ending);
             let quiet = !m.is_capture() && !m.is_promotion();
-            let n = &self.e.plies[p];
-            if nf & N_FUTILE != 0
-                && n.legal > 1
-                && quiet
-                && stage >= Stage::Killer1
-                && !gives_check
-                && ext == 0
-                && n.best > -MATE_BOUND
-            {
-                self.unmake(p, m);
-                continue;
-            }
             let mut cf = self.child_flags(m, in_check) | (nf & NULL_LINE);
             if m == main {
                 cf |= FOLLOW_PV;
@@ -713,7 +735,11 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         cut
     }
 
-    fn qsearch(&mut self, ply: u8, alpha: i16, beta: i16, in_check: bool) -> i16 {
+    /// `mode`: [`Q_IN_CHECK`] (the side to move is in check: all evasions,
+    /// no standing pat), [`Q_CHECKS`] (the first ply after the horizon:
+    /// quiet checks too).
+    fn qsearch(&mut self, ply: u8, alpha: i16, beta: i16, mode: u8) -> i16 {
+        let in_check = mode & Q_IN_CHECK != 0;
         if self.tick() {
             return 0;
         }
@@ -746,15 +772,21 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             let picker = &mut self.e.plies[p].picker;
             picker.reset(Move::NONE, false, true);
             picker.prune_victims(self.pos, alpha.saturating_sub(stand).saturating_sub(DELTA));
+            if mode & Q_CHECKS != 0 {
+                // Quiet checks after the captures, however far below alpha
+                // the standing pat is: they are searched for mates.
+                picker.allow_checks();
+            }
         }
         let mut legal = 0u8;
         loop {
             let e = &mut *self.e;
-            let Some((m, _)) = e.plies[p].picker.next(self.pos, &NO_KILLERS) else {
+            let Some((m, stage)) = e.plies[p].picker.next(self.pos, &NO_KILLERS) else {
                 break;
             };
-            if !in_check && !m.is_promotion() {
+            if !in_check && !m.is_promotion() && stage != Stage::Checks {
                 // Delta pruning: even winning the victim cannot reach alpha.
+                // (Not for quiet checks, played for mate.)
                 let victim = kind_of(self.pos.piece_at(victim_square(m)));
                 if stand + VALUE.get(victim as usize) + DELTA <= alpha {
                     continue;
@@ -766,7 +798,8 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             legal += 1;
             self.make(p, m);
             let gives_check = self.pos.in_check_after(m);
-            let v = -self.qsearch(ply + 1, -beta, -alpha, gives_check);
+            debug_assert!(stage != Stage::Checks || gives_check);
+            let v = -self.qsearch(ply + 1, -beta, -alpha, gives_check as u8);
             self.unmake(p, m);
             if self.e.stopped {
                 return 0;

@@ -219,7 +219,7 @@ crate::progmem! {
     /// By [`next_attacker`] cursor: the class bit of its window and the
     /// window's end.
     static WINDOW: [u8; 34] = [
-        4, 4, 8, 8, 8, 8, 8, 8, 8, 8, 16, 16, 16, 16, 32, 32, 32, 32,
+        0, 0, 8, 8, 8, 8, 8, 8, 8, 8, 16, 16, 16, 16, 32, 32, 32, 32,
         64, 64, 64, 64, 64, 64, 64, 64, 128, 128, 128, 128, 128, 128, 128, 128,
     ];
     static WINDOW_END: [u8; 34] = [
@@ -237,9 +237,9 @@ pub(crate) const ATTACKER_END: u8 = 34;
 /// promotions, picked in their own stage). Cursor ranges: pawns 0..2,
 /// knights 2..10, bishops 10..14, rooks 14..18, queens 18..26, king
 /// 26..[`ATTACKER_END`]; the scan stops at `end`. A window whose class
-/// bit (pawns 4, knights 8, bishops 16, rooks 32, queens 64, king 128) is
-/// clear in `classes` is skipped whole: no man of that class attacks any
-/// victim.
+/// bit (knights 8, bishops 16, rooks 32, queens 64, king 128; pawns have
+/// none and are always probed) is clear in `classes` is skipped whole: no
+/// man of that class attacks any victim.
 pub(crate) fn next_attacker(pos: &Position, t: Square, us: Color, cursor: &mut u8, end: u8, classes: u8) -> Square {
     loop {
         let c = *cursor;
@@ -247,8 +247,7 @@ pub(crate) fn next_attacker(pos: &Position, t: Square, us: Color, cursor: &mut u
             return NO_SQUARE;
         }
         let w = WINDOW.get(c as usize);
-        if classes & w & 0xFC == 0 {
-            // (`w & 3` is unused; the low bits of the table are 0.)
+        if w != 0 && classes & w == 0 {
             *cursor = WINDOW_END.get(c as usize);
             continue;
         }
