@@ -1,8 +1,9 @@
 //! The four push buttons (mouse: press, hold, release; keyboard: M, Up,
 //! Down, Enter by default) and the buzzer indicator.
 
+use super::paint::ShapePicture;
 use super::sim::{Command, SimHandle, Snapshot};
-use egui::{Color32, CornerRadius, Key, Sense, Stroke, StrokeKind, Vec2};
+use egui::{Color32, Key, Sense, Vec2};
 use firmware::board::Button;
 
 const MOUSE: u8 = 1;
@@ -66,6 +67,10 @@ impl ButtonsState {
 
 pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut ButtonsState, sim: &SimHandle) {
     ui.horizontal(|ui| {
+        // The buttons' and the buzzer's shapes go under their labels, as one
+        // picture in this slot.
+        let under = ui.painter().add(egui::Shape::Noop);
+        let mut shapes = ShapePicture::default();
         ui.add_space(8.0);
         for b in Button::ALL {
             {
@@ -87,7 +92,7 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut ButtonsState, sim: &
                 let held = state.held_by[b as usize] != 0 || snap.buttons_held[b as usize];
                 let painter = ui.painter();
                 let cap = rect.shrink(if held { 5.0 } else { 3.0 });
-                painter.rect_filled(rect, CornerRadius::same(10), Color32::from_rgb(0x11, 0x13, 0x16));
+                shapes.rect_filled(rect, 10.0, Color32::from_rgb(0x11, 0x13, 0x16));
                 let face = if held {
                     Color32::from_rgb(0x4a, 0x50, 0x5a)
                 } else if r.hovered() {
@@ -95,20 +100,22 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut ButtonsState, sim: &
                 } else {
                     Color32::from_rgb(0x5b, 0x62, 0x6d)
                 };
-                painter.rect_filled(cap, CornerRadius::same(8), face);
-                painter.rect_stroke(cap, CornerRadius::same(8), Stroke::new(1.0, Color32::from_gray(if held { 60 } else { 130 })), StrokeKind::Inside);
+                shapes.rect_filled(cap, 8.0, face);
+                shapes.rect_stroke(cap, 8.0, 1.0, Color32::from_gray(if held { 60 } else { 130 }));
                 painter.text(cap.center(), egui::Align2::CENTER_CENTER, name(b), egui::FontId::proportional(15.0), Color32::WHITE);
                 // The pin as the chip sees it: lit while the contact pulls it low.
                 let led = egui::Pos2::new(rect.right() - 9.0, rect.top() + 9.0);
                 let lit = snap.button_pins_low[b as usize] && snap.powered;
-                painter.circle_filled(led, 3.0, if lit { Color32::from_rgb(0xff, 0x9a, 0x2e) } else { Color32::from_gray(40) });
+                shapes.circle_filled(led, 3.0, if lit { Color32::from_rgb(0xff, 0x9a, 0x2e) } else { Color32::from_gray(40) });
                 let hint = egui::Pos2::new(rect.center().x, rect.bottom() + 10.0);
                 painter.text(hint, egui::Align2::CENTER_CENTER, key_label(state.keys[b as usize]), egui::FontId::proportional(12.0), Color32::GRAY);
             }
             ui.add_space(6.0);
         }
         ui.add_space(4.0);
-        buzzer(ui, snap);
+        buzzer(ui, snap, &mut shapes);
+        let picture = shapes.into_shape(ui.painter(), ui.scope_id().with("button-shapes"));
+        ui.painter().set(under, picture);
     });
 }
 
@@ -120,18 +127,18 @@ fn key_label(k: Key) -> String {
     }
 }
 
-fn buzzer(ui: &mut egui::Ui, snap: &Snapshot) {
+fn buzzer(ui: &mut egui::Ui, snap: &Snapshot, shapes: &mut ShapePicture) {
     {
         let (outer, _) = ui.allocate_exact_size(Vec2::new(70.0, 66.0), Sense::hover());
         let rect = egui::Rect::from_center_size(egui::Pos2::new(outer.center().x, outer.top() + 26.0), Vec2::splat(52.0));
         let p = ui.painter();
         let sounding = snap.tone.is_some() && snap.running;
-        p.circle_filled(rect.center(), 22.0, Color32::from_rgb(0x14, 0x15, 0x17));
-        p.circle_stroke(rect.center(), 22.0, Stroke::new(2.0, if sounding { Color32::from_rgb(0xff, 0xb0, 0x30) } else { Color32::from_gray(70) }));
-        p.circle_filled(rect.center(), 4.0, Color32::from_gray(50));
+        shapes.circle_filled(rect.center(), 22.0, Color32::from_rgb(0x14, 0x15, 0x17));
+        shapes.circle_stroke(rect.center(), 22.0, 2.0, if sounding { Color32::from_rgb(0xff, 0xb0, 0x30) } else { Color32::from_gray(70) });
+        shapes.circle_filled(rect.center(), 4.0, Color32::from_gray(50));
         if sounding {
             for r in [28.0, 33.0] {
-                p.circle_stroke(rect.center(), r - 6.0, Stroke::new(1.5, Color32::from_rgba_unmultiplied(0xff, 0xb0, 0x30, 120)));
+                shapes.circle_stroke(rect.center(), r - 6.0, 1.5, Color32::from_rgba_unmultiplied(0xff, 0xb0, 0x30, 120));
             }
         }
         let text = match snap.tone {

@@ -1,8 +1,9 @@
 //! The 16x2 LCD: every dot of the 5x8 cells, with the backlight and a
 //! contrast control like the trimmer on the real board.
 
+use super::paint::ShapePicture;
 use super::sim::Snapshot;
-use egui::{Color32, ColorImage, CornerRadius, Painter, Pos2, Rect, Sense, Stroke, StrokeKind, TextureHandle, TextureOptions, Vec2};
+use egui::{Color32, ColorImage, Painter, Pos2, Rect, Sense, TextureHandle, TextureOptions, Vec2};
 use std::hash::{Hash, Hasher};
 
 /// The panel's look: which backlight module and the contrast trimmer.
@@ -51,16 +52,19 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, style: &mut LcdStyle, dots: &mut
     let scale = (ui.available_width() / natural.x).clamp(0.6, 1.5);
     let (rect, _) = ui.allocate_exact_size(natural * scale, Sense::hover());
     let painter = ui.painter_at(rect);
+    // The module, as one picture.
+    let mut module = ShapePicture::default();
     // Bezel: the module's black frame on its PCB.
-    painter.rect_filled(rect, CornerRadius::same(8), Color32::from_rgb(0x0e, 0x10, 0x12));
-    painter.rect_stroke(rect, CornerRadius::same(8), Stroke::new(1.0, Color32::from_rgb(0x3a, 0x3f, 0x46)), StrokeKind::Inside);
+    module.rect_filled(rect, 8.0, Color32::from_rgb(0x0e, 0x10, 0x12));
+    module.rect_stroke(rect, 8.0, 1.0, Color32::from_rgb(0x3a, 0x3f, 0x46));
     let glass_rect = rect.shrink(BEZEL * scale);
     let (bg, ink) = colours(style, snap.backlight, snap.powered);
-    painter.rect_filled(glass_rect, CornerRadius::same(3), bg);
+    module.rect_filled(glass_rect, 3.0, bg);
     if snap.backlight && snap.powered {
         // A soft glow towards the edges, as the LED light guide gives.
-        painter.rect_stroke(glass_rect, CornerRadius::same(3), Stroke::new(3.0 * scale, lerp(bg, Color32::WHITE, 0.18)), StrokeKind::Inside);
+        module.rect_stroke(glass_rect, 3.0, 3.0 * scale, lerp(bg, Color32::WHITE, 0.18));
     }
+    painter.add(module.into_shape(&painter, ui.scope_id().with("lcd-module")));
     let on = lerp(bg, ink, style.contrast);
     // Unlit dots show faintly, more so at high contrast (like the real glass).
     let off = lerp(bg, ink, 0.06 + 0.10 * style.contrast);

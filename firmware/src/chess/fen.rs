@@ -119,6 +119,8 @@ impl Position {
 
         self.board = [EMPTY; 128];
         self.lists = [[NO_SQUARE; 16]; 2];
+        self.pawn_files = [[0; 8]; 2];
+        self.pawn_key = 0;
         self.history.clear();
         self.parse_placement(fields[0])?;
 
@@ -147,7 +149,6 @@ impl Position {
             return Err(FenError::OpponentInCheck);
         }
         self.hash = self.compute_hash();
-        (self.pawn_files, self.pawn_key) = self.compute_pawn_files();
         Ok(())
     }
 
@@ -228,6 +229,7 @@ impl Position {
                         if pawns > 8 {
                             return Err(FenError::TooManyPawns);
                         }
+                        self.toggle_pawn(color, sq);
                     }
                     self.lists[color.index()][slot] = sq;
                     self.board[sq as usize + 8] = slot as u8;

@@ -183,15 +183,18 @@ impl Position {
     /// The pawn files and their key from scratch (the incremental ones
     /// must equal them).
     pub(super) fn compute_pawn_files(&self) -> ([[u8; 8]; 2], u16) {
-        let mut p = Position::empty();
+        let mut files = [[0u8; 8]; 2];
+        let mut key = 0u16;
         for i in 0..64 {
             let sq = from_index64(i);
             let b = self.board[sq as usize];
             if b & CODE_MASK != 0 && kind_of(b) == PAWN {
-                p.toggle_pawn(color_of(b), sq);
+                let c = color_of(b);
+                files[c.index()][file_of(sq) as usize] |= rank_bit(sq);
+                key ^= zobrist::pawn_key(c, sq);
             }
         }
-        (p.pawn_files, p.pawn_key)
+        (files, key)
     }
 
     /// The incrementally maintained Zobrist hash.
