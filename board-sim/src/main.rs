@@ -30,7 +30,7 @@ enum Command {
         /// Open with the debugger panel (the toolbar's Debugger button toggles it)
         #[arg(long)]
         debugger: bool,
-        /// Benchmark: run the window this many seconds, print emulated MHz and CPU time, exit
+        /// Benchmark: measure the window this many seconds (after a 1 s warm-up), print emulated MHz and CPU time, exit
         #[arg(long, hide = true)]
         bench_seconds: Option<f64>,
     },

@@ -59,7 +59,8 @@ pub struct PlayOptions {
     pub mhz: f64,
     pub speed: Speed,
     pub paused: bool,
-    /// Run this many seconds at max speed, print throughput and CPU time, exit.
+    /// Measure the window this many seconds (after [`BENCH_WARMUP`]), print
+    /// emulated MHz, CPU time and frames, exit.
     pub bench_seconds: Option<f64>,
     /// Open with the debugger panel shown (the toolbar toggles it).
     pub debugger: bool,

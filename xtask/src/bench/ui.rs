@@ -4,7 +4,8 @@
 //! Measures (1) the emulated MHz of `board-sim run` without a window, (2) the
 //! emulated MHz of the window at max speed and (3) the CPU the window takes
 //! at 1x real time. The window runs under `xvfb-run` (software rendering),
-//! which is the worst case for painting.
+//! which is the worst case for painting. Each window run is measured after
+//! its first second (`board-sim play --bench-seconds` skips the start-up).
 
 use super::median;
 use crate::util::{have, root, Result};
