@@ -4,7 +4,8 @@
 mod common;
 use common::*;
 use firmware::chess::{Move, MoveGen, MoveKind, Position};
-use firmware::engine::picker::Picker;
+use firmware::engine::picker::{Picker, Stage};
+use firmware::engine::see;
 
 fn pseudo(p: &Position) -> Vec<Move> {
     let mut g = MoveGen::new();
@@ -44,6 +45,27 @@ fn check(p: &Position, main: Move, killers: [Move; 2]) {
     while let Some((m, _)) = q.next(p, &[Move::NONE; 2]) {
         assert!(m.is_capture() || m.is_promotion());
         assert!(want.contains(&m));
+    }
+    // With checks: its checks stage yields exactly the quiet checks that do
+    // not lose the man (its pre-filter of the men must drop none).
+    if !p.in_check() {
+        let mut q = Picker::quiescence();
+        q.allow_checks();
+        let mut checks: Vec<String> = Vec::new();
+        while let Some((m, stage)) = q.next(p, &[Move::NONE; 2]) {
+            if stage == Stage::Checks {
+                checks.push(coord(m));
+            }
+        }
+        checks.sort();
+        let mut expect: Vec<String> = want
+            .iter()
+            .filter(|m| !m.is_capture() && !m.is_promotion() && m.kind() != MoveKind::Castle)
+            .filter(|m| p.gives_check(**m) && see(p, **m) >= 0)
+            .map(|m| coord(*m))
+            .collect();
+        expect.sort();
+        assert_eq!(checks, expect, "checks stage in {}", fen_of(p));
     }
 }
 
