@@ -80,7 +80,7 @@ fn number_before(line: &str, marker: &str) -> Option<f64> {
 fn json_number(text: &str, key: &str) -> Option<f64> {
     let at = text.find(&format!("\"{key}\":"))? + key.len() + 3;
     let rest = &text[at..];
-    let end = rest.find(|c: char| c == ',' || c == '}').unwrap_or(rest.len());
+    let end = rest.find([',', '}']).unwrap_or(rest.len());
     rest[..end].trim().parse().ok()
 }
 
