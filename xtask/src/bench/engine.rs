@@ -130,7 +130,7 @@ pub fn run(args: Args) -> Result {
         epd_path.strip_prefix(root()).unwrap_or(&epd_path).display()
     );
     let rows = nps_run(&elf, &positions, &args, "this build")?;
-    println!("  {:>2} {:<36}{:>6}{:>5}{:>9}{:>11}{:>10}{:>8}  {}", "#", "position", "depth", "sel", "nodes", "emulated s", "fw clock", "nps", "best");
+    println!("  {:>2} {:<36}{:>6}{:>5}{:>9}{:>11}{:>10}{:>8}  best", "#", "position", "depth", "sel", "nodes", "emulated s", "fw clock", "nps");
     for (i, r) in rows.iter().enumerate() {
         let l = r.search.last();
         println!(
