@@ -117,26 +117,11 @@ impl RoundedRects {
         for ([a, b, c, d], colour) in &rects {
             ([a - x0, b - y0, c - x0, d - y0], colour).hash(&mut hasher);
         }
-        let key = hasher.finish();
-        let ctx = painter.ctx();
-        let old = ctx.data_mut(|d| d.get_temp::<Picture>(id));
-        let texture = match old {
-            Some(p) if p.key == key => p.texture,
-            old => {
-                let image = paint_rects(&rects, [x0, y0], size, &rounded_rect_image(sprite, self.radius * ppp));
-                let texture = match old {
-                    Some(mut p) => {
-                        p.texture.set(image, TextureOptions::NEAREST);
-                        p.texture
-                    }
-                    None => ctx.load_texture("rounded-rects", image, TextureOptions::NEAREST),
-                };
-                ctx.data_mut(|d| d.insert_temp(id, Picture { texture: texture.clone(), key }));
-                texture
-            }
-        };
         let rect = Rect::from_min_size(Pos2::new(x0 as f32, y0 as f32) / ppp, Vec2::new(size[0] as f32, size[1] as f32) / ppp);
-        Shape::image(texture.id(), rect, Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0)), Color32::WHITE)
+        let radius = self.radius * ppp;
+        cached_picture(painter, id, hasher.finish(), "rounded-rects", rect, || {
+            paint_rects(&rects, [x0, y0], size, &rounded_rect_image(sprite, radius))
+        })
     }
 }
 
@@ -146,6 +131,30 @@ type PxRect = ([i64; 4], Color32);
 /// The rectangles in an image of `size` pixels whose corner is pixel
 /// `origin`: each one the `sprite` (its alpha the shape's coverage,
 /// stretched if the rectangle is bigger) in its colour.
+/// The picture cached under `id` as an image shape over `rect` (points):
+/// made again by `make` only when `key` (a hash of everything drawn in
+/// it) differs from the cached one, reusing the texture.
+fn cached_picture(painter: &Painter, id: egui::Id, key: u64, name: &str, rect: Rect, make: impl FnOnce() -> ColorImage) -> Shape {
+    let ctx = painter.ctx();
+    let old = ctx.data_mut(|d| d.get_temp::<Picture>(id));
+    let texture = match old {
+        Some(p) if p.key == key => p.texture,
+        old => {
+            let image = make();
+            let texture = match old {
+                Some(mut p) => {
+                    p.texture.set(image, TextureOptions::NEAREST);
+                    p.texture
+                }
+                None => ctx.load_texture(name, image, TextureOptions::NEAREST),
+            };
+            ctx.data_mut(|d| d.insert_temp(id, Picture { texture: texture.clone(), key }));
+            texture
+        }
+    };
+    Shape::image(texture.id(), rect, Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0)), Color32::WHITE)
+}
+
 fn paint_rects(rects: &[PxRect], origin: [i64; 2], size: [usize; 2], sprite: &ColorImage) -> ColorImage {
     let mut image = ColorImage::filled(size, Color32::TRANSPARENT);
     let [sw, sh] = sprite.size;
@@ -248,26 +257,8 @@ impl ShapePicture {
         for item in &items {
             item.hash_from(origin, &mut hasher);
         }
-        let key = hasher.finish();
-        let ctx = painter.ctx();
-        let old = ctx.data_mut(|d| d.get_temp::<Picture>(id));
-        let texture = match old {
-            Some(p) if p.key == key => p.texture,
-            old => {
-                let image = paint_shapes(&items, origin, size);
-                let texture = match old {
-                    Some(mut p) => {
-                        p.texture.set(image, TextureOptions::NEAREST);
-                        p.texture
-                    }
-                    None => ctx.load_texture("shapes", image, TextureOptions::NEAREST),
-                };
-                ctx.data_mut(|d| d.insert_temp(id, Picture { texture: texture.clone(), key }));
-                texture
-            }
-        };
         let rect = Rect::from_min_size(origin / ppp, Vec2::new(size[0] as f32, size[1] as f32) / ppp);
-        Shape::image(texture.id(), rect, Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0)), Color32::WHITE)
+        cached_picture(painter, id, hasher.finish(), "shapes", rect, || paint_shapes(&items, origin, size))
     }
 }
 
