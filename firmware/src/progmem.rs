@@ -51,7 +51,7 @@ impl<T: Copy, const N: usize> Table<T, N> {
 }
 
 impl<const N: usize> Table<u8, N> {
-    /// Little-endian `u16` number `i` of a byte table (clamped on the AVR,
+    /// Little-endian `u16` number `i` of a byte table (unchecked on the AVR,
     /// like [`Table::get`]).
     #[inline(always)]
     pub fn word(&self, i: usize) -> u16 {
