@@ -554,3 +554,92 @@ fn null_move_cuts_repetition_window() {
     assert_eq!(fen_of(&p), before);
     assert_eq!(p.repetitions(), 1);
 }
+
+/// `by` attacks `sq`: the textbook way, from every man of `by` on the board
+/// (the firmware looks outward from `sq` instead).
+fn attacked_naive(p: &Position, sq: u8, by: Color) -> bool {
+    const KNIGHT_JUMPS: [i8; 8] = [-33, -31, -18, -14, 14, 18, 31, 33];
+    const RAYS: [i8; 8] = [-17, -15, 15, 17, -16, -1, 1, 16];
+    for from in (0..128u8).filter(|s| s & 0x88 == 0) {
+        let code = p.piece_at(from);
+        if code == 0 || (code > 6) != (by == Color::Black) {
+            continue;
+        }
+        let kind = if code > 6 { code - 6 } else { code };
+        let hits = |d: i8| from.wrapping_add(d as u8) == sq;
+        let attacks = match kind {
+            1 => hits(if by == Color::White { 15 } else { -15 }) || hits(if by == Color::White { 17 } else { -17 }),
+            2 => KNIGHT_JUMPS.iter().any(|&d| hits(d)),
+            6 => RAYS.iter().any(|&d| hits(d)),
+            _ => RAYS.iter().enumerate().any(|(i, &d)| {
+                if (kind == 3 && i >= 4) || (kind == 4 && i < 4) {
+                    return false;
+                }
+                let mut s = from.wrapping_add(d as u8);
+                while s & 0x88 == 0 {
+                    if s == sq {
+                        return true;
+                    }
+                    if p.piece_at(s) != 0 {
+                        return false;
+                    }
+                    s = s.wrapping_add(d as u8);
+                }
+                false
+            }),
+        };
+        if attacks {
+            return true;
+        }
+    }
+    false
+}
+
+fn assert_attacks_match(p: &Position, context: &str) {
+    for sq in (0..128u8).filter(|s| s & 0x88 == 0) {
+        for by in [Color::White, Color::Black] {
+            assert_eq!(p.is_square_attacked(sq, by), attacked_naive(p, sq, by), "square {sq:#04x} by {by:?} in {} ({context})", fen_of(p));
+        }
+    }
+}
+
+#[test]
+fn attacks_match_a_naive_scan_through_promotions_and_takebacks() {
+    // Pawns one step from promotion on both sides, with men to capture the
+    // new officers: promoted men keep their pawn slots in the piece lists.
+    const PROMOTING: &[&str] = &[
+        "r3k2r/1P4P1/8/8/8/8/1p4p1/R3K2R w KQkq - 0 1",
+        "7k/PPPPP3/8/8/8/8/3ppppp/K7 w - - 0 1",
+        "n1n1k1n1/1P1P1P1P/8/8/8/8/p1p1p1p1/1N1NK1N1 b - - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    ];
+    let mut rng = Rng(0x0FF1_CE0E_ED00_0002);
+    let mut promotions = 0;
+    for game in 0..120 {
+        let start_fen = PROMOTING[game % PROMOTING.len()];
+        let mut p = pos(start_fen);
+        assert_attacks_match(&p, "start");
+        let mut stack = Vec::new();
+        for _ in 0..rng.below(60) {
+            let moves = legal_moves(&p);
+            if moves.is_empty() {
+                break;
+            }
+            // Favour promotions and captures so promoted men get taken too.
+            let m = moves.iter().copied().find(|m| m.is_promotion() && rng.below(2) == 0).unwrap_or(moves[rng.below(moves.len())]);
+            promotions += m.is_promotion() as u32;
+            let u = p.make_move(m);
+            assert!(p.is_consistent(), "after {}", coord(m));
+            assert_attacks_match(&p, &format!("after {}", coord(m)));
+            stack.push((m, u));
+        }
+        while let Some((m, u)) = stack.pop() {
+            p.unmake_move(m, &u);
+            assert!(p.is_consistent(), "after taking back {}", coord(m));
+            assert_attacks_match(&p, &format!("after taking back {}", coord(m)));
+        }
+        assert_eq!(fen_of(&p), start_fen);
+    }
+    assert!(promotions > 100, "only {promotions} promotions played");
+}
