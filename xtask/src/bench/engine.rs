@@ -17,8 +17,8 @@
 //!
 //! With `--profile`, (a) only, each search run one instruction at a time
 //! and its cycles charged to the functions of the ELF ([`super::profile`]):
-//! a table of the costliest. (b) and (c) are skipped and the previous build
-//! is kept.
+//! a table of the costliest, and with `--profile-lines NAME` the source
+//! lines of one. (b) and (c) are skipped and the previous build is kept.
 //!
 //! The emulator is deterministic: the same ELF gives the same cycles every
 //! run, so each figure is exact and one run of each is enough (no medians of
@@ -58,10 +58,16 @@ pub struct Args {
     /// `bestmove`) and skip (b) and (c); about 10x slower
     #[arg(long)]
     pub profile: bool,
+    /// Also print the cycles per source line (avr-addr2line) of the costliest
+    /// function whose name contains this (implies --profile)
+    #[arg(long, value_name = "NAME")]
+    pub profile_lines: Option<String>,
 }
 
 /// Rows of the profile table.
 const PROFILE_TOP: usize = 30;
+/// Source lines shown by --profile-lines.
+const PROFILE_LINES_TOP: usize = 40;
 
 pub fn previous_path() -> PathBuf {
     root().join("target/bench/engine-previous.elf")
@@ -128,16 +134,23 @@ fn totals(rows: &[Row]) -> (u64, u64, f64, f64) {
     (nodes, cycles, secs, fw_secs)
 }
 
-pub fn run(args: Args) -> Result {
+pub fn run(mut args: Args) -> Result {
+    args.profile |= args.profile_lines.is_some();
     let fw = crate::firmware::build_and_report()?;
     let elf = std::fs::read(&fw.elf).map_err(|e| format!("cannot read {}: {e}", fw.elf.display()))?;
-    // The functions to charge.
+    // The functions to charge, and the one of --profile-lines, checked before the long run.
     let functions = if args.profile {
         let program = emulator::loader::elf::parse(&elf).map_err(|e| format!("cannot read the symbols of {}: {e}", fw.elf.display()))?;
         profile::functions(&program.symbols)
     } else {
         Vec::new()
     };
+    if let Some(needle) = &args.profile_lines {
+        profile::need_addr2line()?;
+        if profile::matching(&functions, needle).is_empty() {
+            return Err(format!("--profile-lines: no function of {} has `{needle}` in its name", fw.elf.display()));
+        }
+    }
     let epd_path = args.epd.clone().unwrap_or_else(|| root().join("assets/bench_positions.epd"));
     let text = std::fs::read_to_string(&epd_path).map_err(|e| format!("cannot read {}: {e}", epd_path.display()))?;
     let positions = read_epd(&text);
@@ -191,7 +204,7 @@ pub fn run(args: Args) -> Result {
     );
 
     if let Some(pc_profile) = &pc_profile {
-        print_profile(pc_profile, &functions, &rows)?;
+        print_profile(pc_profile, &functions, &rows, &args, &fw.elf)?;
         println!();
         println!(
             "== bench engine: (b) and (c) skipped while profiling, {} not written; done in {:.1} s real",
@@ -256,8 +269,9 @@ pub fn run(args: Args) -> Result {
     Ok(())
 }
 
-/// The profile of (a): the costliest functions.
-fn print_profile(pc_profile: &PcProfile, functions: &[profile::Function], rows: &[Row]) -> Result {
+/// The profile of (a): the costliest functions, and the source lines of the
+/// one --profile-lines names.
+fn print_profile(pc_profile: &PcProfile, functions: &[profile::Function], rows: &[Row], args: &Args, elf: &std::path::Path) -> Result {
     let (nodes, cycles, _, _) = totals(rows);
     let profiled = pc_profile.total();
     if profiled != cycles {
@@ -268,6 +282,18 @@ fn print_profile(pc_profile: &PcProfile, functions: &[profile::Function], rows: 
     println!("== bench engine --profile: cycles per function, from each `go` sent to its `bestmove` received (calls: entries)");
     print!("{}", profile::table(&costs, PROFILE_TOP));
     println!("  total: {cycles} cycles, {nodes} nodes, {:.0} cycles per node", cycles as f64 / nodes.max(1) as f64);
+    if let Some(needle) = &args.profile_lines {
+        // The costliest match (one that never ran if none did).
+        let matches = profile::matching(functions, needle);
+        let hottest = costs
+            .iter()
+            .find_map(|c| matches.iter().find(|f| f.name == c.name))
+            .or(matches.first())
+            .ok_or_else(|| format!("--profile-lines: no function has `{needle}` in its name"))?;
+        println!();
+        println!("== bench engine --profile-lines {needle}: cycles per source line");
+        print!("{}", profile::source_lines(pc_profile, hottest, elf, PROFILE_LINES_TOP)?);
+    }
     Ok(())
 }
 

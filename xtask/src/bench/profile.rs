@@ -4,7 +4,8 @@
 //! the cycles each one took to its PC ([`PcProfile`], filled by
 //! [`crate::rig::Rig::go_profiled`]). Here the PCs are attributed to the
 //! functions of the ELF's symbol table (sized symbols: the range
-//! `[address, address + size)`).
+//! `[address, address + size)`), and for one function to its source lines
+//! with `avr-addr2line`.
 //!
 //! Approximations: a call count is the number of executions of a
 //! function's first instruction (a loop back to it counts again); the
@@ -13,9 +14,13 @@
 //! handler to itself); a sleeping CPU's cycles to the instruction after its
 //! SLEEP.
 
+use crate::util::{have, root, Result};
 use emulator::device::FLASH_WORDS;
 use emulator::loader::{Space, SymbolKind, Symbols};
+use std::collections::HashMap;
 use std::fmt::Write;
+use std::path::Path;
+use std::process::Command;
 
 /// Cycles and executions per flash word address. Empty (`Default`) until
 /// [`PcProfile::new`].
@@ -211,6 +216,84 @@ pub fn table(costs: &[Cost], top: usize) -> String {
     s
 }
 
+/// The functions whose demangled name, or short name as in the table,
+/// contains `needle`.
+pub fn matching<'a>(functions: &'a [Function], needle: &str) -> Vec<&'a Function> {
+    functions.iter().filter(|f| f.name.contains(needle) || short_name(&f.name, usize::MAX).contains(needle)).collect()
+}
+
+/// What maps addresses to source lines (binutils-avr).
+const TOOL: &str = "avr-addr2line";
+
+/// An error unless [`source_lines`] can run.
+pub fn need_addr2line() -> Result {
+    if have(TOOL) {
+        Ok(())
+    } else {
+        Err(format!("{TOOL} is not on PATH: --profile-lines needs it (Debian/Ubuntu: apt-get install binutils-avr)"))
+    }
+}
+
+/// Cycles per source line of `function` (from `avr-addr2line` on `elf`),
+/// most cycles first, at most `top` lines.
+pub fn source_lines(profile: &PcProfile, function: &Function, elf: &Path, top: usize) -> Result<String> {
+    need_addr2line()?;
+    let first = function.address / 2;
+    let pcs: Vec<u32> = (first..first + function.size.div_ceil(2)).filter(|&pc| profile.cycles[pc as usize % FLASH_WORDS] > 0).collect();
+    let own: u64 = pcs.iter().map(|&pc| profile.cycles[pc as usize]).sum();
+    let mut s = String::new();
+    let _ = writeln!(s, "  {} ({} cycles):", short_name(&function.name, NAME_WIDTH), own);
+    if pcs.is_empty() {
+        return Ok(s);
+    }
+    let out = Command::new(TOOL)
+        .arg("-e")
+        .arg(elf)
+        .args(pcs.iter().map(|pc| format!("{:#x}", pc * 2)))
+        .output()
+        .map_err(|e| format!("cannot run {TOOL}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("{TOOL} failed ({}): {}", out.status, String::from_utf8_lossy(&out.stderr).trim()));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let locations: Vec<&str> = text.lines().collect();
+    if locations.len() != pcs.len() {
+        return Err(format!("{TOOL} gave {} lines for {} addresses", locations.len(), pcs.len()));
+    }
+    // "file:line" or "file:line (discriminator n)"; "??:0" when unknown.
+    let mut per_line: HashMap<&str, u64> = HashMap::new();
+    for (&pc, loc) in pcs.iter().zip(&locations) {
+        let loc = loc.split(" (").next().unwrap_or(loc);
+        let loc = if loc.ends_with(":?") || loc.ends_with(":0") { NO_LINE } else { loc };
+        *per_line.entry(loc).or_default() += profile.cycles[pc as usize];
+    }
+    let mut lines: Vec<(&str, u64)> = per_line.into_iter().collect();
+    lines.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    let root = format!("{}/", root().display());
+    for &(loc, cycles) in lines.iter().take(top) {
+        let shown = loc.strip_prefix(root.as_str()).unwrap_or(loc);
+        let shown = shown.rsplit_once("/library/").map_or(shown, |(_, rest)| rest);
+        let line = format!("  {:>5.1}% {:>12}  {:<40} {}", 100.0 * cycles as f64 / own.max(1) as f64, cycles, shown, source_text(loc));
+        let _ = writeln!(s, "{}", line.trim_end());
+    }
+    if lines.len() > top {
+        let _ = writeln!(s, "  ({} more lines)", lines.len() - top);
+    }
+    Ok(s)
+}
+
+/// Where avr-addr2line knows no line (code the debug info does not cover).
+const NO_LINE: &str = "(no line info)";
+
+/// The trimmed text of `file:line`, cut to 50 characters; empty if unreadable.
+fn source_text(location: &str) -> String {
+    let Some((file, line)) = location.rsplit_once(':') else { return String::new() };
+    let Ok(n) = line.parse::<usize>() else { return String::new() };
+    let Ok(text) = std::fs::read_to_string(file) else { return String::new() };
+    let line = text.lines().nth(n.wrapping_sub(1)).unwrap_or("").trim();
+    line.chars().take(50).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,6 +336,15 @@ mod tests {
         p.charge(0x80, 4);
         let costs = attribute(&p, &[f("a", 0x100, 2), f("idle", 0x102, 2)]);
         assert_eq!(costs, vec![Cost { name: "a".into(), cycles: 4, calls: 1 }]);
+    }
+
+    #[test]
+    fn functions_match_by_full_or_short_name() {
+        let fns = [f("<firmware::engine::picker::Picker>::next", 0, 2), f("<firmware::engine::picker::Picker>::next_capture", 2, 2)];
+        let names = |needle| matching(&fns, needle).iter().map(|f| f.address).collect::<Vec<_>>();
+        assert_eq!(names("Picker::next_capture"), [2]);
+        assert_eq!(names("<firmware::engine::picker::Picker>::next"), [0, 2]);
+        assert_eq!(names("Position"), [0u32; 0]);
     }
 
     #[test]
