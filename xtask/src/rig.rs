@@ -3,9 +3,11 @@
 //! board-sim's line link, and through its four buttons. Shared by
 //! `cargo xtask bench engine` and the workloads of `cargo xtask ram`.
 
+use crate::bench::profile::PcProfile;
 use crate::util::Result;
 use board_sim::board::Board;
 use board_sim::uci::link::{BoardSerial, Link, LinkError, Serial};
+use emulator::Stop;
 use firmware::board::Button;
 
 pub const CLOCK_HZ: u32 = 8_000_000;
@@ -15,7 +17,7 @@ const BOOT_MS: u64 = 10_000;
 const REQUEST_MS: u64 = 5_000;
 
 pub struct Rig {
-    pub link: Link<BoardSerial>,
+    pub link: Link<RigSerial>,
     /// Lines the firmware sent that no request consumed (while buttons were
     /// pressed, or before the answer looked for).
     pub heard: Vec<String>,
@@ -87,19 +89,20 @@ impl Rig {
     /// The board powered on with `elf`; nothing run yet.
     pub fn new(elf: &[u8]) -> Result<Rig> {
         let board = Board::from_elf(elf, CLOCK_HZ).map_err(|e| format!("the emulator cannot load the firmware: {e}"))?;
-        Ok(Rig { link: Link::new(BoardSerial::new(board)), heard: Vec::new(), notes: Vec::new() })
+        let serial = RigSerial { inner: BoardSerial::new(board), profile: None };
+        Ok(Rig { link: Link::new(serial), heard: Vec::new(), notes: Vec::new() })
     }
 
     pub fn board(&mut self) -> &mut Board {
-        &mut self.link.serial.board
+        &mut self.link.serial.inner.board
     }
 
     pub fn cycles(&self) -> u64 {
-        self.link.serial.board.avr.cycles()
+        self.link.serial.inner.board.avr.cycles()
     }
 
     pub fn lcd(&self) -> [String; 2] {
-        self.link.serial.board.lcd_text()
+        self.link.serial.inner.board.lcd_text()
     }
 
     fn dead(&self, e: LinkError, doing: &str) -> String {
@@ -164,6 +167,17 @@ impl Rig {
         self.finish_go(search, &line, budget_ms)
     }
 
+    /// [`Rig::go`] with every instruction from sending the line to receiving
+    /// `bestmove` charged to its PC in `profile` (so its total is the
+    /// search's [`Search::cycles`], cycle for cycle the same run as `go`'s).
+    /// The board runs one instruction at a time: about 10x slower.
+    pub fn go_profiled(&mut self, args: &str, budget_ms: u64, profile: &mut PcProfile) -> Result<Search> {
+        self.link.serial.profile = Some(std::mem::take(profile));
+        let search = self.go(args, budget_ms);
+        *profile = self.link.serial.profile.take().expect("profiling was on");
+        search
+    }
+
     /// Sends a `go` line; finish with [`Rig::finish_go`].
     pub fn start_go(&mut self, line: &str) -> Search {
         let sent = self.cycles();
@@ -213,6 +227,66 @@ impl Rig {
             self.tap(button)?;
         }
         Ok(())
+    }
+}
+
+/// The link's far end: the emulated board, run normally, or one instruction
+/// at a time into a [`PcProfile`] while one is set.
+pub struct RigSerial {
+    pub inner: BoardSerial,
+    pub profile: Option<PcProfile>,
+}
+
+/// Runs to `end` one instruction at a time, charging each one's cycles to
+/// its PC. Each instruction is a run of the board to the next cycle (not
+/// [`Board::step`], which sleeps through to the next event and would
+/// overshoot `end`): the same run as [`BoardSerial::run_until`]'s, cycle for
+/// cycle. A sleeping CPU is charged one cycle at a time to the instruction
+/// after its SLEEP.
+fn step_until(serial: &mut BoardSerial, end: u64, profile: &mut PcProfile) -> std::result::Result<(), String> {
+    let board = &mut serial.board;
+    while board.avr.cycles() < end {
+        let pc = board.avr.pc();
+        let before = board.avr.cycles();
+        let stop = board.run_until(before + 1);
+        profile.charge(pc, board.avr.cycles() - before);
+        if stop != Stop::CycleLimit {
+            // BoardSerial::run_until explains these; stepping only names them.
+            return Err(format!(
+                "the firmware stopped while profiled: {stop:?} at {:.3} s emulated (run without --profile for the diagnosis)",
+                board.avr.seconds()
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl Serial for RigSerial {
+    fn now(&self) -> u64 {
+        self.inner.now()
+    }
+
+    fn clock_hz(&self) -> u64 {
+        self.inner.clock_hz()
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.inner.send(bytes)
+    }
+
+    fn run_until(&mut self, end: u64) -> std::result::Result<(), String> {
+        match &mut self.profile {
+            None => self.inner.run_until(end),
+            Some(profile) => step_until(&mut self.inner, end, profile),
+        }
+    }
+
+    fn take(&mut self) -> Vec<u8> {
+        self.inner.take()
+    }
+
+    fn receiver_enabled(&self) -> bool {
+        self.inner.receiver_enabled()
     }
 }
 

@@ -15,11 +15,17 @@
 //!   (this run's ELF is copied there at the end), measured like (a) in the
 //!   same run; the ratio new/previous.
 //!
+//! With `--profile`, (a) only, each search run one instruction at a time
+//! and its cycles charged to the functions of the ELF ([`super::profile`]):
+//! a table of the costliest, and with `--profile-lines NAME` the source
+//! lines of one. (b) and (c) are skipped and the previous build is kept.
+//!
 //! The emulator is deterministic: the same ELF gives the same cycles every
 //! run, so each figure is exact and one run of each is enough (no medians of
 //! wall-clock samples are needed; wall time only tells how long the
 //! benchmark took).
 
+use super::profile::{self, PcProfile};
 use crate::rig::{read_epd, Rig, Search};
 use crate::util::{root, Result};
 use std::io::IsTerminal;
@@ -48,7 +54,20 @@ pub struct Args {
     /// Another EPD file instead of assets/bench_positions.epd
     #[arg(long)]
     pub epd: Option<PathBuf>,
+    /// Profile the searches of (a) (cycles per function, from `go` to
+    /// `bestmove`) and skip (b) and (c); about 10x slower
+    #[arg(long)]
+    pub profile: bool,
+    /// Also print the cycles per source line (avr-addr2line) of the costliest
+    /// function whose name contains this (implies --profile)
+    #[arg(long, value_name = "NAME")]
+    pub profile_lines: Option<String>,
 }
+
+/// Rows of the profile table.
+const PROFILE_TOP: usize = 30;
+/// Source lines shown by --profile-lines.
+const PROFILE_LINES_TOP: usize = 40;
 
 pub fn previous_path() -> PathBuf {
     root().join("target/bench/engine-previous.elf")
@@ -66,16 +85,20 @@ fn limit_text(args: &Args) -> String {
     }
 }
 
-/// One position on a freshly booted board.
-fn search_one(elf: &[u8], fen: &str, go: &str, budget_ms: u64) -> Result<Search> {
+/// One position on a freshly booted board; the search (only) profiled into
+/// `profile` if given.
+fn search_one(elf: &[u8], fen: &str, go: &str, budget_ms: u64, profile: Option<&mut PcProfile>) -> Result<Search> {
     let mut rig = Rig::new(elf)?;
     rig.boot()?;
     rig.ok(&format!("fen {fen}"))?;
-    rig.go(go, budget_ms)
+    match profile {
+        None => rig.go(go, budget_ms),
+        Some(p) => rig.go_profiled(go, budget_ms, p),
+    }
 }
 
 /// (a) on one ELF: every position, with progress.
-fn nps_run(elf: &[u8], positions: &[(String, String)], args: &Args, label: &str) -> Result<Vec<Row>> {
+fn nps_run(elf: &[u8], positions: &[(String, String)], args: &Args, label: &str, mut profile: Option<&mut PcProfile>) -> Result<Vec<Row>> {
     let go = limit_text(args);
     // Generous: fixed-depth searches have no time limit of their own.
     let budget = args.movetime.map_or(30 * 60_000, |ms| ms + 30_000);
@@ -83,7 +106,7 @@ fn nps_run(elf: &[u8], positions: &[(String, String)], args: &Args, label: &str)
     let wall = Instant::now();
     let tty = std::io::stderr().is_terminal();
     for (i, (fen, id)) in positions.iter().enumerate() {
-        let search = search_one(elf, fen, &go, budget).map_err(|e| format!("{label}, position {} ({id}): {e}", i + 1))?;
+        let search = search_one(elf, fen, &go, budget, profile.as_deref_mut()).map_err(|e| format!("{label}, position {} ({id}): {e}", i + 1))?;
         let last = search.last();
         if tty {
             eprint!(
@@ -111,9 +134,23 @@ fn totals(rows: &[Row]) -> (u64, u64, f64, f64) {
     (nodes, cycles, secs, fw_secs)
 }
 
-pub fn run(args: Args) -> Result {
+pub fn run(mut args: Args) -> Result {
+    args.profile |= args.profile_lines.is_some();
     let fw = crate::firmware::build_and_report()?;
     let elf = std::fs::read(&fw.elf).map_err(|e| format!("cannot read {}: {e}", fw.elf.display()))?;
+    // The functions to charge, and the one of --profile-lines, checked before the long run.
+    let functions = if args.profile {
+        let program = emulator::loader::elf::parse(&elf).map_err(|e| format!("cannot read the symbols of {}: {e}", fw.elf.display()))?;
+        profile::functions(&program.symbols)
+    } else {
+        Vec::new()
+    };
+    if let Some(needle) = &args.profile_lines {
+        profile::need_addr2line()?;
+        if profile::matching(&functions, needle).is_empty() {
+            return Err(format!("--profile-lines: no function of {} has `{needle}` in its name", fw.elf.display()));
+        }
+    }
     let epd_path = args.epd.clone().unwrap_or_else(|| root().join("assets/bench_positions.epd"));
     let text = std::fs::read_to_string(&epd_path).map_err(|e| format!("cannot read {}: {e}", epd_path.display()))?;
     let positions = read_epd(&text);
@@ -124,12 +161,14 @@ pub fn run(args: Args) -> Result {
 
     // (a)
     println!(
-        "== bench engine: {} on {} positions of {} (AVR build in the emulator, 8 MHz, a fresh board each)",
+        "== bench engine: {} on {} positions of {} (AVR build in the emulator, 8 MHz, a fresh board each){}",
         limit_text(&args),
         positions.len(),
-        epd_path.strip_prefix(root()).unwrap_or(&epd_path).display()
+        epd_path.strip_prefix(root()).unwrap_or(&epd_path).display(),
+        if args.profile { ", profiled" } else { "" }
     );
-    let rows = nps_run(&elf, &positions, &args, "this build")?;
+    let mut pc_profile = args.profile.then(PcProfile::new);
+    let rows = nps_run(&elf, &positions, &args, "this build", pc_profile.as_mut())?;
     println!("  {:>2} {:<36}{:>6}{:>5}{:>9}{:>11}{:>10}{:>8}  best", "#", "position", "depth", "sel", "nodes", "emulated s", "fw clock", "nps");
     for (i, r) in rows.iter().enumerate() {
         let l = r.search.last();
@@ -164,6 +203,17 @@ pub fn run(args: Args) -> Result {
         nps / CP1_NPS
     );
 
+    if let Some(pc_profile) = &pc_profile {
+        print_profile(pc_profile, &functions, &rows, &args, &fw.elf)?;
+        println!();
+        println!(
+            "== bench engine: (b) and (c) skipped while profiling, {} not written; done in {:.1} s real",
+            previous_path().display(),
+            wall.elapsed().as_secs_f64()
+        );
+        return Ok(());
+    }
+
     // (b)
     if args.deep > 0 {
         let deep = deep_positions(&positions, args.deep);
@@ -174,7 +224,7 @@ pub fn run(args: Args) -> Result {
             let (fen, id) = &positions[i];
             let t = Instant::now();
             eprint!("  {}/{} {id} ... ", n + 1, deep.len());
-            let s = search_one(&elf, fen, &format!("movetime {}", args.deep_ms), args.deep_ms + 30_000).map_err(|e| format!("position {} ({id}): {e}", i + 1))?;
+            let s = search_one(&elf, fen, &format!("movetime {}", args.deep_ms), args.deep_ms + 30_000, None).map_err(|e| format!("position {} ({id}): {e}", i + 1))?;
             eprintln!("{:.1} s real", t.elapsed().as_secs_f64());
             let l = s.last();
             println!(
@@ -205,7 +255,7 @@ pub fn run(args: Args) -> Result {
         Ok(old) if old == elf => println!("== bench engine: {} is this very build: nps ratio new/previous 1.000", prev.display()),
         Ok(old) => {
             println!("== bench engine: the previous build ({}), {} on the same positions", prev.display(), limit_text(&args));
-            let old_rows = nps_run(&old, &positions, &args, "previous build")?;
+            let old_rows = nps_run(&old, &positions, &args, "previous build", None)?;
             let (o_nodes, _, o_secs, _) = totals(&old_rows);
             let o_nps = o_nodes as f64 / o_secs;
             println!("  previous: {o_nodes} nodes in {o_secs:.3} s emulated = {o_nps:.0} nps; this build {nps:.0} nps");
@@ -216,6 +266,34 @@ pub fn run(args: Args) -> Result {
     std::fs::create_dir_all(prev.parent().expect("a parent")).map_err(|e| format!("cannot create target/bench: {e}"))?;
     std::fs::write(&prev, &elf).map_err(|e| format!("cannot write {}: {e}", prev.display()))?;
     println!("== bench engine: done in {:.1} s real; this build saved as {}", wall.elapsed().as_secs_f64(), prev.display());
+    Ok(())
+}
+
+/// The profile of (a): the costliest functions, and the source lines of the
+/// one --profile-lines names.
+fn print_profile(pc_profile: &PcProfile, functions: &[profile::Function], rows: &[Row], args: &Args, elf: &std::path::Path) -> Result {
+    let (nodes, cycles, _, _) = totals(rows);
+    let profiled = pc_profile.total();
+    if profiled != cycles {
+        return Err(format!("the profile holds {profiled} cycles but the searches took {cycles}"));
+    }
+    let costs = profile::attribute(pc_profile, functions);
+    println!();
+    println!("== bench engine --profile: cycles per function, from each `go` sent to its `bestmove` received (calls: entries)");
+    print!("{}", profile::table(&costs, PROFILE_TOP));
+    println!("  total: {cycles} cycles, {nodes} nodes, {:.0} cycles per node", cycles as f64 / nodes.max(1) as f64);
+    if let Some(needle) = &args.profile_lines {
+        // The costliest match (one that never ran if none did).
+        let matches = profile::matching(functions, needle);
+        let hottest = costs
+            .iter()
+            .find_map(|c| matches.iter().find(|f| f.name == c.name))
+            .or(matches.first())
+            .ok_or_else(|| format!("--profile-lines: no function has `{needle}` in its name"))?;
+        println!();
+        println!("== bench engine --profile-lines {needle}: cycles per source line");
+        print!("{}", profile::source_lines(pc_profile, hottest, elf, PROFILE_LINES_TOP)?);
+    }
     Ok(())
 }
 

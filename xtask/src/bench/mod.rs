@@ -5,6 +5,7 @@
 mod emulator;
 mod ui;
 mod engine;
+pub mod profile;
 
 use crate::util::Result;
 use clap::Subcommand;
