@@ -44,23 +44,114 @@ crate::progmem! {
     };
 }
 
-/// How squares `a` and `b` (distinct) lie to each other, as bits above.
-#[inline(never)]
-pub(super) fn geometry(a: Square, b: Square) -> u8 {
-    let f = (a & 7).wrapping_sub(b & 7);
-    let f = if f & 0x80 != 0 { f.wrapping_neg() } else { f };
-    let r = (a >> 4).wrapping_sub(b >> 4);
-    let r = if r & 0x80 != 0 { r.wrapping_neg() } else { r };
+/// [`geometry`] of two squares `df` files and `dr` ranks apart.
+const fn geometry_of(df: i8, dr: i8) -> u8 {
+    let f = df.unsigned_abs();
+    let r = dr.unsigned_abs();
     if f == r {
-        return if f == 1 { DIAGONAL | NEXT_DIAGONAL } else { DIAGONAL };
+        if f == 1 {
+            DIAGONAL | NEXT_DIAGONAL
+        } else {
+            DIAGONAL
+        }
+    } else if f == 0 || r == 0 {
+        STRAIGHT
+    } else if f + r == 3 {
+        JUMP
+    } else {
+        0
     }
-    if f == 0 || r == 0 {
-        return STRAIGHT;
+}
+
+crate::progmem! {
+    /// [`geometry`] by 0x88 difference: entry `b - a + 0x77` (= (ranks + 7)
+    /// * 16 + files + 7 from `a` to `b`), two 4-bit entries a byte, low
+    /// nibble first. 120 bytes for a lookup instead of two subtractions,
+    /// two absolute values and four comparisons.
+    static GEOMETRY: [u8; 120] = {
+        let mut t = [0u8; 120];
+        let mut i = 0;
+        while i < 239 {
+            let df = (i & 15) as i8 - 7;
+            let dr = (i >> 4) as i8 - 7;
+            // Index 15 of a row is no square difference.
+            let g = if df > 7 { 0 } else { geometry_of(df, dr) };
+            t[i / 2] |= if i & 1 == 0 { g } else { g << 4 };
+            i += 1;
+        }
+        t
+    };
+}
+
+/// How squares `a` and `b` (distinct) lie to each other, as bits above.
+#[inline(always)]
+pub(super) fn geometry(a: Square, b: Square) -> u8 {
+    let i = b.wrapping_sub(a).wrapping_add(0x77);
+    let mut pair = GEOMETRY.get((i >> 1) as usize);
+    if i & 1 != 0 {
+        pair = swap_nibbles(pair);
     }
-    if f + r == 3 {
-        return JUMP;
+    pair & 15
+}
+
+/// The two halves of `x` exchanged. On the AVR one `swap`: LLVM turns
+/// "shift right by 4 if odd" into a shift loop of (index & 1) * 4 steps.
+#[inline(always)]
+fn swap_nibbles(x: u8) -> u8 {
+    #[cfg(target_arch = "avr")]
+    {
+        let mut v = x;
+        // SAFETY: one register instruction, no memory, no flags read.
+        unsafe { core::arch::asm!("swap {0}", inout(reg) v, options(pure, nomem, nostack)) };
+        v
     }
-    0
+    #[cfg(not(target_arch = "avr"))]
+    {
+        x.rotate_left(4)
+    }
+}
+
+/// A king on `a` touches `b` (`a` may be [`NO_SQUARE`]: no; a square
+/// does not touch itself).
+#[inline(always)]
+pub(super) fn is_adjacent(a: Square, b: Square) -> bool {
+    a != b
+        && (a & 7).wrapping_sub(b & 7).wrapping_add(1) <= 2
+        && (a >> 4).wrapping_sub(b >> 4).wrapping_add(1) <= 2
+}
+
+/// The 0x88 step from `a` towards `b`, which lies on a line through `a`.
+#[inline(never)]
+fn direction(a: Square, b: Square) -> u8 {
+    let mut dir = 0u8;
+    if b >> 4 != a >> 4 {
+        dir = if b > a { 16 } else { 0xF0 };
+    }
+    if b & 7 != a & 7 {
+        dir = dir.wrapping_add(if b & 7 > a & 7 { 1 } else { 0xFF });
+    }
+    dir
+}
+
+/// [`reach`]: a knight's jump, no line to walk.
+pub(super) const JUMPS_THERE: u8 = 0x80;
+
+/// How a man of piece code `code` on `from` could attack `to` (distinct
+/// squares) if nothing stood between: 0 = it cannot, [`JUMPS_THERE`] = a
+/// knight's jump, else the 0x88 step of the line to walk (bishops, rooks,
+/// queens). Pawns and kings give 0: callers probe them apart. One table
+/// lookup for the common "no"; the step is worked out only for a man on
+/// a fitting line.
+#[inline(always)]
+pub(super) fn reach(code: u8, from: Square, to: Square) -> u8 {
+    let g = geometry(from, to) & REACH.get(code as usize) & (LINE | JUMP);
+    if g == 0 {
+        0
+    } else if g == JUMP {
+        JUMPS_THERE
+    } else {
+        direction(from, to)
+    }
 }
 
 /// First diagonal, orthogonal and knight entries of [`DIRECTIONS`].
@@ -133,13 +224,7 @@ impl Position {
     /// square, `skip` counting as empty.
     #[inline(never)]
     fn scan(&self, a: Square, b: Square, skip: Square) -> Square {
-        let mut dir = 0u8;
-        if b >> 4 != a >> 4 {
-            dir = if b > a { 16 } else { 0xF0 };
-        }
-        if b & 7 != a & 7 {
-            dir = dir.wrapping_add(if b & 7 > a & 7 { 1 } else { 0xFF });
-        }
+        let dir = direction(a, b);
         let mut s = a;
         loop {
             s = s.wrapping_add(dir);
@@ -152,6 +237,12 @@ impl Position {
     /// Is `sq` attacked by `by` once `vacated1` and `vacated2` are emptied and
     /// `filled` is occupied by a man of the other side? An attacker standing
     /// on `filled` counts as captured.
+    ///
+    /// Pawns are probed on their two squares and the king by distance; the
+    /// other men come from `by`'s piece list, up to its
+    /// [`Position::officer_end`], and only one standing on a fitting line
+    /// walks it. Few men are ever lined up with `sq`, so that beats walking
+    /// the eight rays out of `sq`.
     pub(super) fn attacked_after(
         &self,
         sq: Square,
@@ -161,53 +252,65 @@ impl Position {
         filled: Square,
     ) -> bool {
         let board = &self.board;
-        // A leaper of the wanted code on `s`, unless it was just captured or moved away.
-        let holds = |s: Square, code: u8| -> bool {
-            on_board(s) && s != filled && s != vacated2 && board[s as usize] & CODE_MASK == code
-        };
-
         let pawn = make_piece(by, PAWN);
         let (p1, p2) = match by {
             Color::White => (sq.wrapping_sub(15), sq.wrapping_sub(17)),
             Color::Black => (sq.wrapping_add(15), sq.wrapping_add(17)),
         };
-        if holds(p1, pawn) || holds(p2, pawn) {
+        let pawn_on = |s: Square| on_board(s) && s != filled && s != vacated2 && board[s as usize] & CODE_MASK == pawn;
+        if pawn_on(p1) || pawn_on(p2) {
             return true;
         }
-
-        let knight = make_piece(by, KNIGHT);
-        let king = make_piece(by, KING);
-        let bishop = make_piece(by, BISHOP);
-        let rook = make_piece(by, ROOK);
-        let queen = make_piece(by, QUEEN);
-
-        for d in KNIGHT_JUMPS..KNIGHT_JUMPS + 8 {
-            if holds(step(sq, d), knight) {
-                return true;
-            }
+        let list = &self.lists[by.index()];
+        if is_adjacent(list[0], sq) {
+            return true;
         }
-        for d in DIAGONALS..ORTHOGONALS + 4 {
-            let slider = if d < ORTHOGONALS { bishop } else { rook };
-            let mut s = step(sq, d);
-            if holds(s, king) {
+        for slot in 1..self.officer_end[by.index()] {
+            let s = list[(slot & 15) as usize];
+            if s == NO_SQUARE || s == filled || s == vacated2 {
+                continue;
+            }
+            let dir = reach(board[(s & 0x7F) as usize] & CODE_MASK, s, sq);
+            if dir == JUMPS_THERE {
                 return true;
             }
-            while on_board(s) {
-                if s == filled {
+            if dir == 0 {
+                continue;
+            }
+            let mut x = s.wrapping_add(dir);
+            loop {
+                if x == sq {
+                    return true;
+                }
+                if x == filled || (x != vacated1 && x != vacated2 && board[(x & 0x7F) as usize] != EMPTY) {
                     break;
                 }
-                if s != vacated1 && s != vacated2 {
-                    let c = board[s as usize] & CODE_MASK;
-                    if c != 0 {
-                        if c == slider || c == queen {
-                            return true;
-                        }
-                        break;
-                    }
-                }
-                s = step(s, d);
+                x = x.wrapping_add(dir);
             }
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packed table answers like the arithmetic for every pair of squares.
+    #[test]
+    fn geometry_table_matches_the_arithmetic() {
+        for a in (0..128u8).filter(|&s| on_board(s)) {
+            for b in (0..128u8).filter(|&s| on_board(s)) {
+                let df = (b & 7) as i8 - (a & 7) as i8;
+                let dr = (b >> 4) as i8 - (a >> 4) as i8;
+                assert_eq!(geometry(a, b), geometry_of(df, dr), "{a:#04x} {b:#04x}");
+            }
+        }
+        assert_eq!(geometry(0x00, 0x77), DIAGONAL);
+        assert_eq!(geometry(0x10, 0x21), DIAGONAL | NEXT_DIAGONAL);
+        assert_eq!(geometry(0x00, 0x12), JUMP);
+        assert_eq!(geometry(0x70, 0x07), DIAGONAL);
+        assert_eq!(geometry(0x03, 0x73), STRAIGHT);
+        assert_eq!(geometry(0x00, 0x13), 0);
     }
 }

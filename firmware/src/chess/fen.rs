@@ -206,6 +206,10 @@ impl Position {
             let mut pawns = 0;
             for k in 0..6 {
                 let kind = LIST_ORDER.get(k);
+                if kind == PAWN {
+                    // Pawns are listed last: the officers end here.
+                    self.officer_end[color.index()] = next_slot as u8;
+                }
                 let code = make_piece(color, kind);
                 for i in 0..64 {
                     let sq = from_index64(i);

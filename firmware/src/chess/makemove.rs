@@ -128,6 +128,10 @@ impl Position {
         }
 
         let placed = if m.is_promotion() {
+            let end = &mut self.officer_end[us.index()];
+            if slot & 15 >= *end {
+                *end = (slot & 15) + 1;
+            }
             make_piece(us, m.promotion()) | MOVED
         } else {
             moved | MOVED
@@ -196,7 +200,9 @@ impl Position {
         self.board[from as usize + 8] = slot;
         self.lists[us.index()][(slot & 15) as usize] = from;
         if kind_of(undo.moved) == PAWN {
-            if !m.is_promotion() {
+            if m.is_promotion() {
+                self.lower_officer_end(us, slot & 15);
+            } else {
                 self.toggle_pawn(us, to);
             }
             self.toggle_pawn(us, from);

@@ -47,6 +47,14 @@ pub struct Position {
     pub(super) pawn_files: [[u8; 8]; 2],
     /// Key of the pawn files, kept with them: see [`Position::pawn_key`].
     pub(super) pawn_key: u16,
+    /// By colour: every man but the king and the pawns stands in a slot
+    /// below this one. FEN set-up lists officers before pawns, so this is
+    /// where the pawns begin; a promotion raises it to cover its slot and
+    /// its take-back lowers it again; a capture leaves it. A bound, never
+    /// too low, and only as loose as the highest promoting pawn's slot.
+    /// Attack scans over the officers stop here instead of stepping over
+    /// the pawn slots.
+    pub(super) officer_end: [u8; 2],
     pub(super) history: HashHistory,
 }
 
@@ -66,6 +74,7 @@ impl Position {
             hash: 0,
             pawn_files: [[0; 8]; 2],
             pawn_key: 0,
+            officer_end: [1; 2],
             history: HashHistory::new(),
         }
     }
@@ -91,6 +100,7 @@ impl Position {
         self.hash = 0;
         self.pawn_files = [[0; 8]; 2];
         self.pawn_key = 0;
+        self.officer_end = [1; 2];
         self.history.clear();
     }
 
@@ -121,6 +131,25 @@ impl Position {
     #[inline(always)]
     pub fn piece_list(&self, color: Color) -> &[Square; 16] {
         &self.lists[color.index()]
+    }
+
+    /// Slots `1..officer_end(color)` of [`Position::piece_list`] hold all
+    /// of `color`'s men other than its king and pawns (and maybe pawns or
+    /// holes too); the slots from there on hold only pawns and holes.
+    #[inline(always)]
+    pub fn officer_end(&self, color: Color) -> u8 {
+        self.officer_end[color.index()]
+    }
+
+    /// Taking back a promotion from `slot`: if the bound of `color` ends
+    /// just past `slot`, it ends at `slot` again. (That stays a valid
+    /// bound: the pawn is back in `slot`, and no other man can be.)
+    #[inline(always)]
+    pub(super) fn lower_officer_end(&mut self, color: Color, slot: u8) {
+        let end = &mut self.officer_end[color.index()];
+        if *end == slot + 1 {
+            *end = slot;
+        }
     }
 
     /// Piece-list slot of the man on `sq` (meaningless for an empty square).
@@ -293,6 +322,9 @@ impl Position {
                     return false;
                 }
                 if (slot == 0) != (kind_of(b) == KING) {
+                    return false;
+                }
+                if slot != 0 && kind_of(b) != PAWN && slot >= self.officer_end[c] as usize {
                     return false;
                 }
             }

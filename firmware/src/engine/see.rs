@@ -195,7 +195,9 @@ pub fn hanging(pos: &Position) -> Hanging {
     // A u8 slot counter: `enumerate().skip(1)` is 16-bit work on the AVR.
     for slot in 1..16u8 {
         let sq = list[slot as usize];
-        if sq == NO_SQUARE || kind_of(pos.piece_at(sq)) == PAWN {
+        // The attack test walks only the enemy men lined up with `sq`: most
+        // men are not attacked at all, and the swap-off is not needed.
+        if sq == NO_SQUARE || kind_of(pos.piece_at(sq)) == PAWN || !pos.is_square_attacked(sq, them) {
             continue;
         }
         let loss = see_at(pos, sq, them);
