@@ -228,7 +228,7 @@ impl Position {
         let mut s = a;
         loop {
             s = s.wrapping_add(dir);
-            if s != skip && self.board[s as usize] != EMPTY {
+            if s != skip && self.board[(s & 0x7F) as usize] != EMPTY {
                 return s;
             }
         }

@@ -211,8 +211,8 @@ impl Position {
         match m.kind() {
             MoveKind::Castle => {
                 let (rf, rt) = castling_rook(from, to);
-                let rb = self.board[rt as usize];
-                let rs = self.board[rt as usize + 8];
+                let rb = self.board[(rt & 0x77) as usize];
+                let rs = self.board[(rt & 0x77) as usize + 8];
                 self.board[rt as usize] = EMPTY;
                 // Castling needs an unmoved rook, so its flag was clear.
                 self.board[rf as usize] = rb & !MOVED;

@@ -128,7 +128,7 @@ impl MoveGen {
                 self.next_piece();
                 continue;
             }
-            let byte = pos.board[from as usize];
+            let byte = pos.board[(from & 0x7F) as usize];
             let kind = kind_of(byte);
             if kind == PAWN {
                 if let Some(m) = self.next_pawn(pos, from) {

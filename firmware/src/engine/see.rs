@@ -28,12 +28,12 @@ type Removed = [u8; 8];
 
 #[inline(always)]
 fn is_removed(removed: &Removed, s: Square) -> bool {
-    removed[rank_of(s) as usize] & BIT.get(file_of(s) as usize) != 0
+    removed[(rank_of(s) & 7) as usize] & BIT.get(file_of(s) as usize) != 0
 }
 
 #[inline(always)]
 fn mark(removed: &mut Removed, s: Square) {
-    removed[rank_of(s) as usize] |= BIT.get(file_of(s) as usize);
+    removed[(rank_of(s) & 7) as usize] |= BIT.get(file_of(s) as usize);
 }
 
 /// Square of the least valuable man of `by` attacking `t`, ignoring the
@@ -193,8 +193,9 @@ pub fn hanging(pos: &Position) -> Hanging {
     let mut second = 0i16;
     let list = pos.piece_list(us);
     // A u8 slot counter: `enumerate().skip(1)` is 16-bit work on the AVR.
-    for slot in 1..16u8 {
-        let sq = list[slot as usize];
+    // Pawns are left out: only the officers' slots.
+    for slot in 1..pos.officer_end(us) {
+        let sq = list[(slot & 15) as usize];
         // The attack test walks only the enemy men lined up with `sq`: most
         // men are not attacked at all, and the swap-off is not needed.
         if sq == NO_SQUARE || kind_of(pos.piece_at(sq)) == PAWN || !pos.is_square_attacked(sq, them) {
