@@ -15,7 +15,7 @@
 //!   and only if eval - max loss >= beta), CP1's extensions (check, single
 //!   reply, pawn to the 7th, entering a pawn ending; only while ply < 3 x
 //!   iteration, the single reply 2 x as CP1), futility pruning one and two
-//!   plies before the horizon (2 and 4 pawns; CP1: 3 and 5), and
+//!   plies before the horizon (2 and 3 pawns; CP1: 3 and 5), and
 //!   late-move reductions for quiet moves from the last stage.
 //! * [`Searcher::qsearch`]: standing pat, good captures only (losing ones
 //!   are pruned by swap-off), queen promotions, delta pruning; at its first
@@ -55,7 +55,7 @@ const BETA_TRIM: i16 = 20;
 const ASPIRATION_LOW: i16 = 100;
 const ASPIRATION_HIGH: i16 = 50;
 /// Futility margins one and two plies before the horizon, static pruning margin.
-const FUTILITY: [i16; 3] = [0, 200, 400];
+const FUTILITY: [i16; 3] = [0, 200, 300];
 const STATIC_MARGIN: i16 = 0;
 /// Late-move pruning: legal moves tried before the late quiet moves one
 /// ply before the horizon are pruned (outside the PV, not in check).
