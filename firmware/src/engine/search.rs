@@ -5,7 +5,8 @@
 //!   high is accepted without re-search (the move that failed high becomes
 //!   the best move and the next iteration starts); a fail low is searched
 //!   again with a full window.
-//! * [`Searcher::root`]: the main line first; if it comes back below the old
+//! * [`Searcher::root`]: the main line first, then the captures and checks,
+//!   then the quiet moves; if the main line comes back below the old
 //!   score, beta is trimmed by 0.2 pawn; a new best move raises alpha by a
 //!   0.1 pawn tolerance, so later moves must be clearly better.
 //! * [`Searcher::search`]: principal variation search with mate-distance
@@ -372,11 +373,27 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let mut n = 0u8;
         self.e.pv_len[0] = 0;
         self.root_score = -INFINITE;
+        // Two passes over the picker: the main line move, the captures and
+        // the checks first, then the other moves (the picker again). The
+        // last iteration is rarely finished: the forcing moves are the
+        // ones it should have looked at.
+        let mut pass = 0u8;
         loop {
             let e = &mut *self.e;
             let Some((m, _stage)) = e.plies[0].picker.next(self.pos, &e.killers[0]) else {
+                if pass == 0 {
+                    pass = 1;
+                    self.e.plies[0].picker.reset(Move::NONE, true, false);
+                    continue;
+                }
                 break;
             };
+            if pass == 1 && m == main {
+                continue;
+            }
+            if m != main && (m.is_capture() || self.pos.gives_check(m)) != (pass == 0) {
+                continue;
+            }
             if !self.pos.is_legal_given_check(m, in_check) {
                 continue;
             }
