@@ -5,10 +5,11 @@
 //!   high is accepted without re-search (the move that failed high becomes
 //!   the best move and the next iteration starts); a fail low is searched
 //!   again with a full window.
-//! * [`Searcher::root`]: the main line first, then the captures and checks,
-//!   then the quiet moves; if the main line comes back below the old
-//!   score, beta is trimmed by 0.2 pawn; a new best move raises alpha by a
-//!   0.1 pawn tolerance, so later moves must be clearly better.
+//! * [`Searcher::root`]: the main line first, then the captures, checks
+//!   and moves next to the enemy king, then the other moves; if the main
+//!   line comes back below the old score, beta is trimmed by 0.2 pawn; a
+//!   new best move raises alpha by a 0.1 pawn tolerance, so later moves
+//!   must be clearly better.
 //! * [`Searcher::search`]: principal variation search with mate-distance
 //!   pruning, draw detection (one repetition in the tree, 50 moves), static
 //!   pruning near the horizon (eval - max loss >= beta; CP1 kept a 0.25
@@ -45,6 +46,7 @@ const PREV_NULL: u8 = 2; // the move into this node was a null move
 const PREV_CHECK: u8 = 4; // the side that moved into this node was in check
 const PREV_THREAT: u8 = 8; // that move pushed a pawn to the 6th/7th or came near our king
 const FOLLOW_PV: u8 = 16; // this node lies on the previous main line
+const NEAR_KING: u8 = 32; // that move came within two king steps of our king (root ordering only)
 /// Node flags kept in the ply array (NULL_LINE shared with the above).
 const N_IN_CHECK: u8 = 2;
 const N_PV: u8 = 4;
@@ -373,35 +375,34 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let mut n = 0u8;
         self.e.pv_len[0] = 0;
         self.root_score = -INFINITE;
-        // Two passes over the picker: the main line move, the captures and
-        // the checks first, then the other moves (the picker again). The
-        // last iteration is rarely finished: the forcing moves are the
-        // ones it should have looked at.
+        // Two passes over the picker: the main line move, the captures, the
+        // checks and the moves next to the enemy king first, then the other
+        // moves (the picker again). The last iteration is rarely finished:
+        // the forcing moves are the ones it should have looked at.
         let mut pass = 0u8;
         loop {
             let e = &mut *self.e;
             let Some((m, _stage)) = e.plies[0].picker.next(self.pos, &e.killers[0]) else {
                 if pass == 0 {
                     pass = 1;
-                    self.e.plies[0].picker.reset(Move::NONE, true, false);
+                    self.e.plies[0].picker.reset(main, true, false);
                     continue;
                 }
                 break;
             };
-            if pass == 1 && m == main {
-                continue;
-            }
-            if m != main && (m.is_capture() || self.pos.gives_check(m)) != (pass == 0) {
-                continue;
-            }
             if !self.pos.is_legal_given_check(m, in_check) {
                 continue;
             }
-            n += 1;
             let pawn_ending = self.make(0, m);
             let gives_check = self.pos.in_check_after(m);
-            let ext = self.extension(m, gives_check, 0, pawn_ending);
             let mut flags = self.child_flags(m, in_check);
+            let forcing = m == main || m.is_capture() || gives_check || flags & NEAR_KING != 0;
+            if forcing == (pass != 0) {
+                self.unmake(0, m);
+                continue;
+            }
+            n += 1;
+            let ext = self.extension(m, gives_check, 0, pawn_ending);
             if follow && m == main {
                 flags |= FOLLOW_PV;
             }
@@ -500,6 +501,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let king = self.pos.king_square(self.pos.side_to_move());
         if eval::manhattan(to, king) <= 4 {
             f |= PREV_THREAT;
+            if eval::distance(to, king) <= 2 {
+                f |= NEAR_KING;
+            }
         } else if kind_of(self.pos.piece_at(to)) == PAWN {
             let r = rank_of(to);
             let rr = if self.pos.side_to_move() == Color::Black { r } else { 7 - r };
