@@ -5,7 +5,7 @@
 //!   high is accepted without re-search (the move that failed high becomes
 //!   the best move and the next iteration starts); a fail low is searched
 //!   again with a full window.
-//! * [`Searcher::root`]: the main line first, then the captures, checks
+//! * [`Searcher::root`]: the main line and the captures first, then checks
 //!   and moves next to the enemy king, then the other moves; if the main
 //!   line comes back below the old score, beta is trimmed by 0.2 pawn; a
 //!   new best move raises alpha by a 0.1 pawn tolerance, so later moves
@@ -375,16 +375,16 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let mut n = 0u8;
         self.e.pv_len[0] = 0;
         self.root_score = -INFINITE;
-        // Two passes over the picker: the main line move, the captures, the
-        // checks and the moves next to the enemy king first, then the other
-        // moves (the picker again). The last iteration is rarely finished:
-        // the forcing moves are the ones it should have looked at.
+        // Three passes over the picker: the main line move and the
+        // captures, then the checks and the moves next to the enemy king,
+        // then the other moves. The last iteration is rarely finished: the
+        // forcing moves are the ones it should have looked at.
         let mut pass = 0u8;
         loop {
             let e = &mut *self.e;
             let Some((m, _stage)) = e.plies[0].picker.next(self.pos, &e.killers[0]) else {
-                if pass == 0 {
-                    pass = 1;
+                if pass < 2 {
+                    pass += 1;
                     self.e.plies[0].picker.reset(main, true, false);
                     continue;
                 }
@@ -396,8 +396,14 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             let pawn_ending = self.make(0, m);
             let gives_check = self.pos.in_check_after(m);
             let mut flags = self.child_flags(m, in_check);
-            let forcing = m == main || m.is_capture() || gives_check || flags & NEAR_KING != 0;
-            if forcing == (pass != 0) {
+            let class = if m == main || m.is_capture() {
+                0
+            } else if gives_check || flags & NEAR_KING != 0 {
+                1
+            } else {
+                2
+            };
+            if class != pass {
                 self.unmake(0, m);
                 continue;
             }
