@@ -9,7 +9,9 @@
 //!   and moves next to the enemy king, then the other moves; if the main
 //!   line comes back below the old score, beta is trimmed by 0.2 pawn; a
 //!   new best move raises alpha by a 0.1 pawn tolerance, so later moves
-//!   must be clearly better.
+//!   must be clearly better. From the 4th iteration on, a later move that
+//!   beats alpha is not searched again with the open window: it becomes
+//!   the best move on its lower bound, and the tolerance is a pawn.
 //! * [`Searcher::search`]: principal variation search with mate-distance
 //!   pruning, draw detection (one repetition in the tree, 50 moves), static
 //!   pruning near the horizon (eval - max loss >= beta; CP1 kept a 0.25
@@ -55,6 +57,12 @@ const N_FUTILE: u8 = 8;
 /// Root tolerance and beta trim (CP1), aspiration window.
 const ROOT_TOLERANCE: i16 = 10;
 const BETA_TRIM: i16 = 20;
+/// Root moves after the first that beat alpha are searched again with the
+/// open window only up to this iteration; later iterations accept them on
+/// the null window's lower bound (the unfinished last iteration gets
+/// through more of the root moves), with this larger tolerance.
+const ROOT_RESEARCH: i8 = 3;
+const ROOT_BOUND_TOLERANCE: i16 = 100;
 const ASPIRATION_LOW: i16 = 100;
 const ASPIRATION_HIGH: i16 = 50;
 /// Futility margins one and two plies before the horizon, static pruning margin.
@@ -414,11 +422,12 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             }
             let nd = depth - 1 + ext;
             let mut v;
+            let bound = n > 1 && depth > ROOT_RESEARCH;
             if n == 1 {
                 v = -self.search(1, nd, -beta, -alpha, gives_check, flags);
             } else {
                 v = -self.search(1, nd, -alpha - 1, -alpha, gives_check, flags);
-                if v > alpha && !self.e.stopped {
+                if v > alpha && !self.e.stopped && !bound {
                     // Re-search with the open window, for the score and the PV.
                     v = -self.search(1, nd, -beta, -alpha, gives_check, flags);
                 }
@@ -449,8 +458,10 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                     beta = INFINITE;
                     continue;
                 }
+                // A score from the null window alone is a lower bound: the
+                // moves after it must beat it by a pawn.
                 alpha = if v.abs() < MATE_BOUND {
-                    (v + ROOT_TOLERANCE).min(beta - 1)
+                    (v + if bound { ROOT_BOUND_TOLERANCE } else { ROOT_TOLERANCE }).min(beta - 1)
                 } else {
                     v
                 };
