@@ -5,9 +5,13 @@
 //!   high is accepted without re-search (the move that failed high becomes
 //!   the best move and the next iteration starts); a fail low is searched
 //!   again with a full window.
-//! * [`Searcher::root`]: the main line first; if it comes back below the old
-//!   score, beta is trimmed by 0.2 pawn; a new best move raises alpha by a
-//!   0.1 pawn tolerance, so later moves must be clearly better.
+//! * [`Searcher::root`]: the main line and the captures first, then checks
+//!   and moves next to the enemy king, then the other moves; if the main
+//!   line comes back below the old score, beta is trimmed by 0.2 pawn; a
+//!   new best move raises alpha by a 0.1 pawn tolerance, so later moves
+//!   must be clearly better. From the 4th iteration on, a later move that
+//!   beats alpha is not searched again with the open window: it becomes
+//!   the best move on its lower bound, and the tolerance is a pawn.
 //! * [`Searcher::search`]: principal variation search with mate-distance
 //!   pruning, draw detection (one repetition in the tree, 50 moves), static
 //!   pruning near the horizon (eval - max loss >= beta; CP1 kept a 0.25
@@ -15,12 +19,13 @@
 //!   and only if eval - max loss >= beta), CP1's extensions (check, single
 //!   reply, pawn to the 7th, entering a pawn ending; only while ply < 3 x
 //!   iteration, the single reply 2 x as CP1), futility pruning one and two
-//!   plies before the horizon (2 and 4 pawns; CP1: 3 and 5), and
+//!   plies before the horizon (2 and 3 pawns; CP1: 3 and 5), and
 //!   late-move reductions for quiet moves from the last stage.
 //! * [`Searcher::qsearch`]: standing pat, good captures only (losing ones
 //!   are pruned by swap-off), queen promotions, delta pruning; at its first
-//!   ply also the quiet checks that do not lose the man (the mates and
-//!   forks just behind the horizon); all evasions when in check.
+//!   ply, for the side to move at the root, also the quiet checks that do
+//!   not lose the man (the mates and forks just behind the horizon); all
+//!   evasions when in check.
 //!
 //! Stack: the recursive frames hold scalars only; the picker, the undo
 //! record and the saved score of each ply live in `Engine::plies`, killers
@@ -43,6 +48,7 @@ const PREV_NULL: u8 = 2; // the move into this node was a null move
 const PREV_CHECK: u8 = 4; // the side that moved into this node was in check
 const PREV_THREAT: u8 = 8; // that move pushed a pawn to the 6th/7th or came near our king
 const FOLLOW_PV: u8 = 16; // this node lies on the previous main line
+const NEAR_KING: u8 = 32; // that move came within two king steps of our king (root ordering only)
 /// Node flags kept in the ply array (NULL_LINE shared with the above).
 const N_IN_CHECK: u8 = 2;
 const N_PV: u8 = 4;
@@ -51,10 +57,16 @@ const N_FUTILE: u8 = 8;
 /// Root tolerance and beta trim (CP1), aspiration window.
 const ROOT_TOLERANCE: i16 = 10;
 const BETA_TRIM: i16 = 20;
+/// Root moves after the first that beat alpha are searched again with the
+/// open window only up to this iteration; later iterations accept them on
+/// the null window's lower bound (the unfinished last iteration gets
+/// through more of the root moves), with this larger tolerance.
+const ROOT_RESEARCH: i8 = 3;
+const ROOT_BOUND_TOLERANCE: i16 = 100;
 const ASPIRATION_LOW: i16 = 100;
 const ASPIRATION_HIGH: i16 = 50;
 /// Futility margins one and two plies before the horizon, static pruning margin.
-const FUTILITY: [i16; 3] = [0, 200, 400];
+const FUTILITY: [i16; 3] = [0, 200, 300];
 const STATIC_MARGIN: i16 = 0;
 /// Late-move pruning: legal moves tried before the late quiet moves one
 /// ply before the horizon are pruned (outside the PV, not in check).
@@ -371,29 +383,51 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let mut n = 0u8;
         self.e.pv_len[0] = 0;
         self.root_score = -INFINITE;
+        // Three passes over the picker: the main line move and the
+        // captures, then the checks and the moves next to the enemy king,
+        // then the other moves. The last iteration is rarely finished: the
+        // forcing moves are the ones it should have looked at.
+        let mut pass = 0u8;
         loop {
             let e = &mut *self.e;
             let Some((m, _stage)) = e.plies[0].picker.next(self.pos, &e.killers[0]) else {
+                if pass < 2 {
+                    pass += 1;
+                    self.e.plies[0].picker.reset(main, true, false);
+                    continue;
+                }
                 break;
             };
             if !self.pos.is_legal_given_check(m, in_check) {
                 continue;
             }
-            n += 1;
             let pawn_ending = self.make(0, m);
             let gives_check = self.pos.in_check_after(m);
-            let ext = self.extension(m, gives_check, 0, pawn_ending);
             let mut flags = self.child_flags(m, in_check);
+            let class = if m == main || m.is_capture() {
+                0
+            } else if gives_check || flags & NEAR_KING != 0 {
+                1
+            } else {
+                2
+            };
+            if class != pass {
+                self.unmake(0, m);
+                continue;
+            }
+            n += 1;
+            let ext = self.extension(m, gives_check, 0, pawn_ending);
             if follow && m == main {
                 flags |= FOLLOW_PV;
             }
             let nd = depth - 1 + ext;
             let mut v;
+            let bound = n > 1 && depth > ROOT_RESEARCH;
             if n == 1 {
                 v = -self.search(1, nd, -beta, -alpha, gives_check, flags);
             } else {
                 v = -self.search(1, nd, -alpha - 1, -alpha, gives_check, flags);
-                if v > alpha && !self.e.stopped {
+                if v > alpha && !self.e.stopped && !bound {
                     // Re-search with the open window, for the score and the PV.
                     v = -self.search(1, nd, -beta, -alpha, gives_check, flags);
                 }
@@ -424,8 +458,10 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                     beta = INFINITE;
                     continue;
                 }
+                // A score from the null window alone is a lower bound: the
+                // moves after it must beat it by a pawn.
                 alpha = if v.abs() < MATE_BOUND {
-                    (v + ROOT_TOLERANCE).min(beta - 1)
+                    (v + if bound { ROOT_BOUND_TOLERANCE } else { ROOT_TOLERANCE }).min(beta - 1)
                 } else {
                     v
                 };
@@ -482,6 +518,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let king = self.pos.king_square(self.pos.side_to_move());
         if eval::manhattan(to, king) <= 4 {
             f |= PREV_THREAT;
+            if eval::distance(to, king) <= 2 {
+                f |= NEAR_KING;
+            }
         } else if kind_of(self.pos.piece_at(to)) == PAWN {
             let r = rank_of(to);
             let rr = if self.pos.side_to_move() == Color::Black { r } else { 7 - r };
@@ -617,7 +656,11 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
 
     fn search(&mut self, ply: u8, depth: i8, alpha: i16, beta: i16, in_check: bool, flags: u8) -> i16 {
         if depth <= 0 {
-            return self.qsearch(ply, alpha, beta, in_check as u8 | Q_CHECKS);
+            // Quiet checks for the side to move at the root only: its
+            // mates are what is searched for; the defender's quiet checks
+            // cost a third of the quiescence nodes and solve little.
+            let checks = if ply & 1 == 0 { Q_CHECKS } else { 0 };
+            return self.qsearch(ply, alpha, beta, in_check as u8 | checks);
         }
         if let Some(v) = self.enter(ply, depth, alpha, beta, in_check, flags) {
             return v;
@@ -736,8 +779,8 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     }
 
     /// `mode`: [`Q_IN_CHECK`] (the side to move is in check: all evasions,
-    /// no standing pat), [`Q_CHECKS`] (the first ply after the horizon:
-    /// quiet checks too).
+    /// no standing pat), [`Q_CHECKS`] (the first ply after the horizon,
+    /// root side to move: quiet checks too).
     fn qsearch(&mut self, ply: u8, alpha: i16, beta: i16, mode: u8) -> i16 {
         let in_check = mode & Q_IN_CHECK != 0;
         if self.tick() {

@@ -192,10 +192,10 @@ pub fn allocate(limits: &SearchLimits, side: Color) -> (u32, u32) {
     };
     if fixed > 0 {
         let hard = fixed.saturating_sub(MOVE_OVERHEAD_MS).max(1);
-        // An iteration costs about three times the one before: one begun
-        // after 60 % of the time would rarely finish, though its first
-        // root moves may still improve the answer.
-        return (hard / 10 * 6, hard);
+        // The time is the move's anyway: a new iteration is begun however
+        // late. It rarely finishes, but its first root moves (the main line,
+        // then the captures and checks) may still improve the answer.
+        return (hard, hard);
     }
     let (time, inc) = match side {
         Color::White => (limits.wtime_ms, limits.winc_ms),
