@@ -68,9 +68,14 @@ fn parse_number(field: &[u8], max: u32) -> Option<u32> {
     crate::decimal::parse_u32(field).filter(|&n| n <= max)
 }
 
-/// True if the man on `sq` stands where it stood in the initial position.
+/// True if the man on `sq` stands where it stood in the initial position
+/// and counts as unmoved. Kings and rooks never do here: the castling
+/// field decides for them.
 fn on_home_square(byte: u8, sq: Square) -> bool {
     let kind = kind_of(byte);
+    if kind == KING || kind == ROOK {
+        return false;
+    }
     let (home_rank, pawn_rank) = match color_of(byte) {
         Color::White => (0, 1),
         Color::Black => (7, 6),
@@ -117,11 +122,7 @@ impl Position {
             return Err(FenError::MissingField);
         }
 
-        self.board = [EMPTY; 128];
-        self.lists = [[NO_SQUARE; 16]; 2];
-        self.pawn_files = [[0; 8]; 2];
-        self.pawn_key = 0;
-        self.history.clear();
+        self.clear();
         self.parse_placement(fields[0])?;
 
         self.side = match fields[1] {
@@ -248,13 +249,8 @@ impl Position {
 
     /// Marks king and rooks as unmoved exactly where the castling field grants a right.
     fn parse_castling(&mut self, field: &[u8]) -> Result<(), FenError> {
-        for sq in [A1, E1, H1, A8, E8, H8] {
-            self.board[sq as usize] |= if self.board[sq as usize] != EMPTY {
-                MOVED
-            } else {
-                0
-            };
-        }
+        // Kings and rooks were placed as moved ([`on_home_square`]): only
+        // a castling right makes them unmoved.
         if field == b"-" {
             return Ok(());
         }
