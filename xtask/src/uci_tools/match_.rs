@@ -10,6 +10,8 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -100,6 +102,11 @@ pub struct Args {
     /// The opponent's command (default: /usr/games/stockfish or /usr/games/fairymax)
     #[arg(long)]
     opponent_cmd: Option<String>,
+    /// Games played at once, each job with its own pair of engines. The
+    /// results do not depend on it: the firmware's clock is emulated and the
+    /// reference searches a fixed number of nodes (or a fixed depth).
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
 }
 
 /// Short opening lines, each played once with each colour.
@@ -242,6 +249,82 @@ pub fn elo_stats(wins: usize, draws: usize, losses: usize) -> EloStats {
     EloStats { score: s, elo: elo_of(s), error, low, high }
 }
 
+/// The running score of a match, shared by its jobs.
+#[derive(Default)]
+struct Tally {
+    w: usize,
+    d: usize,
+    l: usize,
+    errors: Vec<String>,
+    /// The engines' names, from the first pair started.
+    names: Option<(String, String)>,
+}
+
+/// Plays game `g` (0-based) of `games` with this job's engines (started on
+/// first use; the one that fails a game loses it and is started afresh) and
+/// prints its line with the running score. An engine that cannot be started
+/// at all is the only error.
+fn play_numbered(
+    g: usize,
+    games: usize,
+    engines: &mut Option<(UciEngine, Reference)>,
+    test_cmd: &[String],
+    ref_cmd: &[String],
+    args: &Args,
+    tally: &Mutex<Tally>,
+) -> Result {
+    if engines.is_none() {
+        let test = UciEngine::start(test_cmd, "engine under test")?;
+        let reference = Reference::start(ref_cmd, args.opponent)?;
+        tally.lock().unwrap().names.get_or_insert_with(|| (test.name.clone(), reference.name()));
+        *engines = Some((test, reference));
+    }
+    let (test, reference) = engines.as_mut().expect("started above");
+    let (name, line) = OPENINGS[(g / 2) % OPENINGS.len()];
+    let opening: Vec<String> = line.split_whitespace().map(String::from).collect();
+    let color = if g.is_multiple_of(2) { Color::White } else { Color::Black };
+    let mut error = None;
+    let (result, why, plies) = match play_game(test, reference, &opening, color, args) {
+        Ok(e) => (e.result, e.why, e.plies),
+        Err((culprit, e, plies)) => {
+            let culprit_is_test = culprit == color;
+            error = Some(format!("game {}: {}: {e}", g + 1, if culprit_is_test { "engine under test" } else { "reference" }));
+            // Whoever failed loses; start it afresh.
+            if culprit_is_test {
+                *test = UciEngine::start(test_cmd, "engine under test")?;
+                (Result3::Loss, format!("engine under test failed: {}", e.lines().next().unwrap_or("")), plies)
+            } else {
+                *reference = Reference::start(ref_cmd, args.opponent)?;
+                (Result3::Win, format!("reference failed: {}", e.lines().next().unwrap_or("")), plies)
+            }
+        }
+    };
+    let score = match (result, color) {
+        (Result3::Draw, _) => "1/2-1/2",
+        (Result3::Win, Color::White) | (Result3::Loss, Color::Black) => "1-0",
+        _ => "0-1",
+    };
+    let mut t = tally.lock().unwrap();
+    match result {
+        Result3::Win => t.w += 1,
+        Result3::Draw => t.d += 1,
+        Result3::Loss => t.l += 1,
+    }
+    t.errors.extend(error);
+    // Printed under the lock: the running score matches the line.
+    println!(
+        "game {:>3}/{games}: {:<24} {} {:<7} {why}, {plies} plies   (+{} ={} -{})",
+        g + 1,
+        name,
+        if color == Color::White { "test=white" } else { "test=black" },
+        score,
+        t.w,
+        t.d,
+        t.l
+    );
+    Ok(())
+}
+
 pub fn run(args: Args) -> Result {
     let test_cmd = super::engine_under_test(args.engine.as_deref(), args.elf.clone())?;
     let ref_cmd = match (&args.opponent_cmd, args.opponent) {
@@ -256,56 +339,44 @@ pub fn run(args: Args) -> Result {
     };
     let games = args.games.div_ceil(2) * 2;
     println!(
-        "== match: {games} games, {} (go movetime {}) vs {} ({limit})",
+        "== match: {games} games, {} (go movetime {}) vs {} ({limit}), {} at once",
         test_cmd.join(" "),
         args.movetime,
         ref_cmd.join(" "),
+        args.jobs.clamp(1, games),
     );
     let started = Instant::now();
-    let mut test = UciEngine::start(&test_cmd, "engine under test")?;
-    let mut reference = Reference::start(&ref_cmd, args.opponent)?;
-    let (test_name, ref_name) = (test.name.clone(), reference.name());
-    let (mut w, mut d, mut l) = (0, 0, 0);
-    let mut errors = Vec::new();
-    for g in 0..games {
-        let (name, line) = OPENINGS[(g / 2) % OPENINGS.len()];
-        let opening: Vec<String> = line.split_whitespace().map(String::from).collect();
-        let color = if g % 2 == 0 { Color::White } else { Color::Black };
-        let (result, why, plies) = match play_game(&mut test, &mut reference, &opening, color, &args) {
-            Ok(e) => (e.result, e.why, e.plies),
-            Err((culprit, e, plies)) => {
-                let culprit_is_test = culprit == color;
-                errors.push(format!("game {}: {}: {e}", g + 1, if culprit_is_test { "engine under test" } else { "reference" }));
-                // Whoever failed loses; start it afresh.
-                if culprit_is_test {
-                    test = UciEngine::start(&test_cmd, "engine under test")?;
-                    (Result3::Loss, format!("engine under test failed: {}", e.lines().next().unwrap_or("")), plies)
-                } else {
-                    reference = Reference::start(&ref_cmd, args.opponent)?;
-                    (Result3::Win, format!("reference failed: {}", e.lines().next().unwrap_or("")), plies)
+    let jobs = args.jobs.clamp(1, games);
+    let next = AtomicUsize::new(0);
+    let tally = Mutex::new(Tally::default());
+    let fatal: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let (next, tally, fatal, args, test_cmd, ref_cmd) = (&next, &tally, &fatal, &args, &test_cmd, &ref_cmd);
+            scope.spawn(move || {
+                let mut engines: Option<(UciEngine, Reference)> = None;
+                loop {
+                    let g = next.fetch_add(1, Ordering::SeqCst);
+                    if g >= games || fatal.lock().unwrap().is_some() {
+                        break;
+                    }
+                    if let Err(e) = play_numbered(g, games, &mut engines, test_cmd, ref_cmd, args, tally) {
+                        *fatal.lock().unwrap() = Some(e);
+                        break;
+                    }
                 }
-            }
-        };
-        match result {
-            Result3::Win => w += 1,
-            Result3::Draw => d += 1,
-            Result3::Loss => l += 1,
+                if let Some((test, reference)) = engines {
+                    test.quit();
+                    reference.quit();
+                }
+            });
         }
-        let score = match (result, color) {
-            (Result3::Draw, _) => "1/2-1/2",
-            (Result3::Win, Color::White) | (Result3::Loss, Color::Black) => "1-0",
-            _ => "0-1",
-        };
-        println!(
-            "game {:>3}/{games}: {:<24} {} {:<7} {why}, {plies} plies   (+{w} ={d} -{l})",
-            g + 1,
-            name,
-            if color == Color::White { "test=white" } else { "test=black" },
-            score
-        );
+    });
+    if let Some(e) = fatal.into_inner().unwrap() {
+        return Err(e);
     }
-    test.quit();
-    reference.quit();
+    let Tally { w, d, l, errors, names } = tally.into_inner().unwrap();
+    let (test_name, ref_name) = names.unwrap_or_default();
     let st = elo_stats(w, d, l);
     println!("time: {:.1} s", started.elapsed().as_secs_f64());
     println!("Score of {test_name} vs {ref_name} ({limit}): +{w} ={d} -{l} [{:.3}] {games} games", st.score);
