@@ -23,7 +23,7 @@ const DIAGONAL: u8 = 1;
 const STRAIGHT: u8 = 2;
 const JUMP: u8 = 4;
 const NEXT_DIAGONAL: u8 = 8;
-const LINE: u8 = DIAGONAL | STRAIGHT;
+pub(super) const LINE: u8 = DIAGONAL | STRAIGHT;
 
 crate::progmem! {
     /// By piece code: the [`geometry`] bits from which that man can attack
@@ -114,7 +114,7 @@ fn swap_nibbles(x: u8) -> u8 {
 /// A king on `a` touches `b` (`a` may be [`NO_SQUARE`]: no; a square
 /// does not touch itself).
 #[inline(always)]
-pub(super) fn is_adjacent(a: Square, b: Square) -> bool {
+pub(crate) fn is_adjacent(a: Square, b: Square) -> bool {
     a != b
         && (a & 7).wrapping_sub(b & 7).wrapping_add(1) <= 2
         && (a >> 4).wrapping_sub(b >> 4).wrapping_add(1) <= 2
@@ -122,7 +122,7 @@ pub(super) fn is_adjacent(a: Square, b: Square) -> bool {
 
 /// The 0x88 step from `a` towards `b`, which lies on a line through `a`.
 #[inline(never)]
-fn direction(a: Square, b: Square) -> u8 {
+pub(super) fn direction(a: Square, b: Square) -> u8 {
     let mut dir = 0u8;
     if b >> 4 != a >> 4 {
         dir = if b > a { 16 } else { 0xF0 };
@@ -134,7 +134,7 @@ fn direction(a: Square, b: Square) -> u8 {
 }
 
 /// [`reach`]: a knight's jump, no line to walk.
-pub(super) const JUMPS_THERE: u8 = 0x80;
+const JUMPS_THERE: u8 = 0x80;
 
 /// How a man of piece code `code` on `from` could attack `to` (distinct
 /// squares) if nothing stood between: 0 = it cannot, [`JUMPS_THERE`] = a
@@ -143,7 +143,7 @@ pub(super) const JUMPS_THERE: u8 = 0x80;
 /// lookup for the common "no"; the step is worked out only for a man on
 /// a fitting line.
 #[inline(always)]
-pub(super) fn reach(code: u8, from: Square, to: Square) -> u8 {
+fn reach(code: u8, from: Square, to: Square) -> u8 {
     let g = geometry(from, to) & REACH.get(code as usize) & (LINE | JUMP);
     if g == 0 {
         0

@@ -27,6 +27,7 @@ mod zobrist;
 
 pub use chess_move::{Move, MoveKind};
 pub use fen::{BufferTooSmall, FenError, FEN_MAX_LEN};
+pub(crate) use attacks::is_adjacent;
 pub(crate) use fen::Writer;
 pub use history::{HashHistory, HISTORY_LEN};
 pub use makemove::Undo;

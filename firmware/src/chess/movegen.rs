@@ -9,7 +9,7 @@
 //! Order: pieces in list order (king first), then castling. Promotions come
 //! queen first.
 
-use super::attacks::{step, DIAGONALS, KNIGHT_JUMPS, ORTHOGONALS};
+use super::attacks::{direction, geometry, step, DIAGONALS, KNIGHT_JUMPS, LINE, ORTHOGONALS};
 use super::chess_move::{promotion_kind, Move, MoveKind};
 use super::piece::*;
 use super::position::Position;
@@ -361,14 +361,12 @@ impl Position {
         let king = self.lists[self.side.index()][0];
         let from = m.from();
         if !in_check && from != king && m.kind() != MoveKind::EnPassant {
-            let df = file_of(from).abs_diff(file_of(king));
-            let dr = rank_of(from).abs_diff(rank_of(king));
-            if df != 0 && dr != 0 && df != dr {
+            if geometry(from, king) & LINE == 0 {
                 return true;
             }
             return self.pin_safe(m, king);
         }
-        if in_check && from != king && m.kind() != MoveKind::EnPassant && super::attacks::geometry(m.to(), king) == 0 {
+        if in_check && from != king && m.kind() != MoveKind::EnPassant && geometry(m.to(), king) == 0 {
             // In check, a man other than the king can only capture the
             // checker (on a line or a knight's jump from the king) or
             // block a line: a move to any other square leaves the check.
@@ -384,8 +382,7 @@ impl Position {
     fn pin_safe(&self, m: Move, king: Square) -> bool {
         let from = m.from();
         let to = m.to();
-        let step = ((rank_of(from) as i8 - rank_of(king) as i8).signum() * 16
-            + (file_of(from) as i8 - file_of(king) as i8).signum()) as u8;
+        let step = direction(king, from);
         // Men between the king and `from` shield it; a move along the line
         // keeps shielding.
         let mut s = king.wrapping_add(step);

@@ -9,6 +9,7 @@
 //! Levy's description.
 
 use super::eval::{BIT, JUMPS, RAYS, VALUE};
+use crate::chess::is_adjacent;
 use crate::chess::piece::*;
 use crate::chess::square::*;
 use crate::chess::{Color, Move, MoveKind, Position};
@@ -286,9 +287,7 @@ pub(crate) fn next_attacker(pos: &Position, t: Square, us: Color, cursor: &mut u
                 // One king: test its square rather than probing 8 squares.
                 *cursor = ATTACKER_END;
                 let k = pos.king_square(us);
-                if (k & 7).wrapping_sub(t & 7).wrapping_add(1) <= 2
-                    && (k >> 4).wrapping_sub(t >> 4).wrapping_add(1) <= 2
-                {
+                if is_adjacent(k, t) {
                     k
                 } else {
                     continue;
