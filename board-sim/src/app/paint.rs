@@ -400,17 +400,26 @@ mod tests {
             r.add(pos2(x + 20.0, 4.6), colour);
             r.into_shape(&painter, id)
         };
-        let key = || ctx.data_mut(|d| d.get_temp::<Picture>(id)).map(|p| p.key);
         let Shape::Mesh(m) = shape(Color32::RED, 10.3) else { panic!("an image") };
         assert_eq!((m.vertices[0].pos, m.vertices[3].pos), (pos2(10.0, 5.0), pos2(48.0, 20.0)), "on whole pixels");
-        let k = key();
-        let _ = shape(Color32::RED, 10.3);
-        assert_eq!(key(), k);
-        let _ = shape(Color32::RED, 11.0);
-        assert_eq!(key(), k, "moved by whole pixels: the same picture");
-        let _ = shape(Color32::BLUE, 11.0);
-        assert_ne!(key(), k);
+        assert_made_again_only_when_it_changes(&ctx, id, shape, 10.3, 11.0);
         assert!(matches!(RoundedRects::new(vec2(18.0, 15.0), 2.0).into_shape(&painter, id), Shape::Noop));
+    }
+
+    /// `shape(colour, x)` drawn red at `x`: the cached picture is kept when
+    /// drawn again, and when moved to `moved` (whole pixels away), and made
+    /// again in blue.
+    fn assert_made_again_only_when_it_changes(ctx: &egui::Context, id: egui::Id, shape: impl Fn(Color32, f32) -> Shape, x: f32, moved: f32) {
+        let key = || ctx.data_mut(|d| d.get_temp::<Picture>(id)).map(|p| p.key);
+        let _ = shape(Color32::RED, x);
+        let k = key();
+        assert!(k.is_some(), "a picture is cached");
+        let _ = shape(Color32::RED, x);
+        assert_eq!(key(), k);
+        let _ = shape(Color32::RED, moved);
+        assert_eq!(key(), k, "moved by whole pixels: the same picture");
+        let _ = shape(Color32::BLUE, moved);
+        assert_ne!(key(), k);
     }
 
     #[test]
@@ -444,15 +453,8 @@ mod tests {
             p.circle_filled(pos2(20.5 + dx, 10.0), 4.0, Color32::WHITE);
             p.into_shape(&painter, id)
         };
-        let key = || ctx.data_mut(|d| d.get_temp::<Picture>(id)).map(|p| p.key);
         assert!(matches!(shape(Color32::RED, 0.0), Shape::Mesh(_)));
-        let k = key();
-        let _ = shape(Color32::RED, 0.0);
-        assert_eq!(key(), k);
-        let _ = shape(Color32::RED, 3.0);
-        assert_eq!(key(), k, "moved by whole pixels: the same picture");
-        let _ = shape(Color32::BLUE, 3.0);
-        assert_ne!(key(), k);
+        assert_made_again_only_when_it_changes(&ctx, id, shape, 0.0, 3.0);
         assert!(matches!(ShapePicture::default().into_shape(&painter, id), Shape::Noop));
     }
 
