@@ -558,41 +558,41 @@ fn null_move_cuts_repetition_window() {
 /// `by` attacks `sq`: the textbook way, from every man of `by` on the board
 /// (the firmware looks outward from `sq` instead).
 fn attacked_naive(p: &Position, sq: u8, by: Color) -> bool {
+    (0..128u8).filter(|s| s & 0x88 == 0).any(|from| {
+        let code = p.piece_at(from);
+        code != 0 && (code > 6) == (by == Color::Black) && man_attacks(p, from, sq)
+    })
+}
+
+/// Does the man on `from` attack `sq`?
+fn man_attacks(p: &Position, from: u8, sq: u8) -> bool {
     const KNIGHT_JUMPS: [i8; 8] = [-33, -31, -18, -14, 14, 18, 31, 33];
     const RAYS: [i8; 8] = [-17, -15, 15, 17, -16, -1, 1, 16];
-    for from in (0..128u8).filter(|s| s & 0x88 == 0) {
-        let code = p.piece_at(from);
-        if code == 0 || (code > 6) != (by == Color::Black) {
-            continue;
-        }
-        let kind = if code > 6 { code - 6 } else { code };
-        let hits = |d: i8| from.wrapping_add(d as u8) == sq;
-        let attacks = match kind {
-            1 => hits(if by == Color::White { 15 } else { -15 }) || hits(if by == Color::White { 17 } else { -17 }),
-            2 => KNIGHT_JUMPS.iter().any(|&d| hits(d)),
-            6 => RAYS.iter().any(|&d| hits(d)),
-            _ => RAYS.iter().enumerate().any(|(i, &d)| {
-                if (kind == 3 && i >= 4) || (kind == 4 && i < 4) {
+    let code = p.piece_at(from);
+    let white = code <= 6;
+    let kind = if code > 6 { code - 6 } else { code };
+    let hits = |d: i8| from.wrapping_add(d as u8) == sq;
+    match kind {
+        1 => hits(if white { 15 } else { -15 }) || hits(if white { 17 } else { -17 }),
+        2 => KNIGHT_JUMPS.iter().any(|&d| hits(d)),
+        6 => RAYS.iter().any(|&d| hits(d)),
+        _ => RAYS.iter().enumerate().any(|(i, &d)| {
+            if (kind == 3 && i >= 4) || (kind == 4 && i < 4) {
+                return false;
+            }
+            let mut s = from.wrapping_add(d as u8);
+            while s & 0x88 == 0 {
+                if s == sq {
+                    return true;
+                }
+                if p.piece_at(s) != 0 {
                     return false;
                 }
-                let mut s = from.wrapping_add(d as u8);
-                while s & 0x88 == 0 {
-                    if s == sq {
-                        return true;
-                    }
-                    if p.piece_at(s) != 0 {
-                        return false;
-                    }
-                    s = s.wrapping_add(d as u8);
-                }
-                false
-            }),
-        };
-        if attacks {
-            return true;
-        }
+                s = s.wrapping_add(d as u8);
+            }
+            false
+        }),
     }
-    false
 }
 
 fn assert_attacks_match(p: &Position, context: &str) {
@@ -642,4 +642,50 @@ fn attacks_match_a_naive_scan_through_promotions_and_takebacks() {
         assert_eq!(fen_of(&p), start_fen);
     }
     assert!(promotions > 100, "only {promotions} promotions played");
+}
+
+/// Legality, "gives check" (before the move) and "in check after" (once
+/// made) against the naive attack scan, for every pseudo-legal move along
+/// random games from positions full of pins and discovered checks.
+#[test]
+fn pins_and_checks_match_a_naive_scan() {
+    const LINED_UP: &[&str] = &[
+        "4k3/8/4r3/8/1b2N2q/8/3PB3/r2NK2R w K - 0 1",
+        "3qk3/3r4/8/b7/3N4/2B5/3R4/3QK3 w - - 0 1",
+        "8/8/3k4/2n1n3/8/1B3R2/8/4K1Q1 w - - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "k7/1b6/8/3pP3/8/5K2/8/7q w - d6 0 1",
+    ];
+    let mut rng = Rng(0x0D15_C0DE_C4EC_0003);
+    let (mut discovered, mut pinned) = (0u32, 0u32);
+    for game in 0..60 {
+        let mut p = pos(LINED_UP[game % LINED_UP.len()]);
+        for _ in 0..40 {
+            let us = p.side_to_move();
+            let mut gen = MoveGen::new();
+            while let Some(m) = gen.next(&p) {
+                let mut q = p.clone();
+                q.make_move(m);
+                let illegal = attacked_naive(&q, q.king_square(us), us.other());
+                assert_eq!(p.is_legal(m), !illegal, "legality of {} in {}", coord(m), fen_of(&p));
+                pinned += (illegal && m.from() != p.king_square(us)) as u32;
+                if illegal {
+                    continue;
+                }
+                let check = attacked_naive(&q, q.king_square(us.other()), us);
+                assert_eq!(q.in_check_after(m), check, "in check after {} in {}", coord(m), fen_of(&p));
+                if !m.is_capture() && matches!(m.kind(), MoveKind::Normal | MoveKind::DoublePush) {
+                    assert_eq!(p.gives_check(m), check, "gives check {} in {}", coord(m), fen_of(&p));
+                    discovered += (check && !man_attacks(&q, m.to(), q.king_square(us.other()))) as u32;
+                }
+            }
+            let moves = legal_moves(&p);
+            if moves.is_empty() {
+                break;
+            }
+            p.make_move(moves[rng.below(moves.len())]);
+        }
+    }
+    assert!(discovered > 20 && pinned > 20, "only {discovered} discovered checks, {pinned} pinned moves");
 }

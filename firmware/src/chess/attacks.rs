@@ -180,23 +180,25 @@ impl Position {
 
     /// [`Position::in_check`] right after `m` was made. The king of the side
     /// to move was safe before `m`, so only the man now on `m.to()` or a
-    /// line through the vacated `m.from()` can attack it: when neither can,
-    /// the full scan is skipped (most moves). Castling and en passant move
-    /// or remove a second man and always take the full scan.
+    /// slider behind the vacated `m.from()` can attack it: two short
+    /// probes instead of the full scan. Castling and en passant move or
+    /// remove a second man and take the full scan.
     #[inline(never)]
     pub fn in_check_after(&self, m: Move) -> bool {
-        if !matches!(m.kind(), MoveKind::Castle | MoveKind::EnPassant) {
-            let king = self.king_square(self.side);
-            if geometry(m.from(), king) & LINE == 0 {
-                let to = m.to();
-                let code = self.board[(to & 0x7F) as usize] & CODE_MASK;
-                if geometry(to, king) & REACH.get(code as usize) == 0 {
-                    debug_assert!(!self.in_check());
-                    return false;
-                }
-            }
+        if matches!(m.kind(), MoveKind::Castle | MoveKind::EnPassant) {
+            return self.in_check();
         }
-        self.in_check()
+        let king = self.king_square(self.side);
+        let to = m.to();
+        let by = self.side.other();
+        let g = geometry(to, king) & REACH.get((self.board[(to & 0x7F) as usize] & CODE_MASK) as usize);
+        if g != 0
+            && (g & NEXT_DIAGONAL == 0 || (king > to) == (by == Color::White))
+            && (g & LINE == 0 || self.scan(to, king, NO_SQUARE) == king)
+        {
+            return true;
+        }
+        self.uncovers(king, m.from(), NO_SQUARE, by)
     }
 
     /// Does the quiet move `m` (not yet made; no castling, en passant or
@@ -217,7 +219,31 @@ impl Position {
         {
             return true;
         }
-        geometry(from, king) & LINE != 0 && self.attacked_after(king, us, from, NO_SQUARE, to)
+        self.uncovers(king, from, to, us)
+    }
+
+    /// With `from` vacated and `to` (if not [`NO_SQUARE`]) occupied by the
+    /// mover, does a slider of `by` attack `king` along the line through
+    /// `from`? One walk out of `king`: the first man met either is such a
+    /// slider or shields the king. A discovered check, or a pin.
+    #[inline(never)]
+    pub(super) fn uncovers(&self, king: Square, from: Square, to: Square, by: Color) -> bool {
+        let g = geometry(king, from) & LINE;
+        if g == 0 {
+            return false;
+        }
+        let dir = direction(king, from);
+        let mut s = king;
+        loop {
+            s = s.wrapping_add(dir);
+            if !on_board(s) || s == to {
+                return false;
+            }
+            let b = self.board[s as usize];
+            if s != from && b != EMPTY {
+                return is_color(b, by) && REACH.get((b & CODE_MASK) as usize) & g != 0;
+            }
+        }
     }
 
     /// From `a` towards `b` (on a line through `a`), the first occupied

@@ -9,7 +9,7 @@
 //! Order: pieces in list order (king first), then castling. Promotions come
 //! queen first.
 
-use super::attacks::{direction, geometry, step, DIAGONALS, KNIGHT_JUMPS, LINE, ORTHOGONALS};
+use super::attacks::{geometry, step, DIAGONALS, KNIGHT_JUMPS, ORTHOGONALS};
 use super::chess_move::{promotion_kind, Move, MoveKind};
 use super::piece::*;
 use super::position::Position;
@@ -361,10 +361,8 @@ impl Position {
         let king = self.lists[self.side.index()][0];
         let from = m.from();
         if !in_check && from != king && m.kind() != MoveKind::EnPassant {
-            if geometry(from, king) & LINE == 0 {
-                return true;
-            }
-            return self.pin_safe(m, king);
+            // Only a pin along the line from the king through `from`.
+            return !self.uncovers(king, from, m.to(), self.side.other());
         }
         if in_check && from != king && m.kind() != MoveKind::EnPassant && geometry(m.to(), king) == 0 {
             // In check, a man other than the king can only capture the
@@ -373,42 +371,6 @@ impl Position {
             return false;
         }
         self.king_safe_after(m)
-    }
-
-    /// Not in check, `m` moves a man (not the king, not en passant) that
-    /// stands on a line through the king: only a pin along that one line
-    /// can make it illegal. One ray walk instead of the full attack scan.
-    #[inline(never)]
-    fn pin_safe(&self, m: Move, king: Square) -> bool {
-        let from = m.from();
-        let to = m.to();
-        let step = direction(king, from);
-        // Men between the king and `from` shield it; a move along the line
-        // keeps shielding.
-        let mut s = king.wrapping_add(step);
-        while s != from {
-            if s == to || self.board[(s & 0x7F) as usize] != EMPTY {
-                return true;
-            }
-            s = s.wrapping_add(step);
-        }
-        s = s.wrapping_add(step);
-        while on_board(s) {
-            if s == to {
-                return true;
-            }
-            let b = self.board[s as usize];
-            if b != EMPTY {
-                if is_color(b, self.side) {
-                    return true;
-                }
-                let k = kind_of(b);
-                let diagonal = step == 15 || step == 17 || step == 0xF1 || step == 0xEF;
-                return !(k == QUEEN || k == if diagonal { BISHOP } else { ROOK });
-            }
-            s = s.wrapping_add(step);
-        }
-        true
     }
 
     /// The exact test: is the king attacked once `m` is on the board?
