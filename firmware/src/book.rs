@@ -4,31 +4,48 @@
 //! readable `assets/book.txt` (and checked with Stockfish by `cargo xtask book
 //! check`). The lookup here is independent of the board representation: the
 //! caller gives the game so far as (from, to) square pairs and a random
-//! number, and gets a book move back or `None` when out of book.
+//! number, and gets back the *key* of a book move, or `None` when out of book;
+//! [`Book::key`] gives the key of any move, so the caller finds the legal
+//! move with that key (there is exactly one, see below).
 //!
 //! # Format
 //!
-//! The book is the tree of all book lines, keyed by move sequence, serialized
-//! in pre-order: one little-endian `u16` per move (tree edge), no header.
+//! One little-endian bitstream (bit `k` is bit `k % 8` of byte `k / 8`):
 //!
-//! | bits  | meaning                                                      |
-//! |-------|--------------------------------------------------------------|
-//! | 0-5   | from square, 0 = a1, 1 = b1 .. 63 = h8                       |
-//! | 6-11  | to square; castling is the king's move (e1g1, e8c8, ...)     |
-//! | 12    | has children: the replies follow immediately                |
-//! | 13    | last sibling: no more candidates in this position after it   |
-//! | 14-15 | weight - 1: relative frequency 1..4 of the move              |
+//! | bytes      | what                                                      |
+//! |------------|-----------------------------------------------------------|
+//! | 0..24      | the 3-bit code of each from square: square s (0 = a1 .. 63 = h8) at bits 3 s .. 3 s + 2 |
+//! | 24..       | the move tree, one 13-bit record per move: record i at bits 13 i .. 13 i + 12 of this part |
+//! | last       | zeros to a whole byte, then one zero byte                 |
 //!
-//! The list at offset 0 holds the candidates in the initial position. A
-//! node's children start right after it; its next sibling comes after its
-//! whole subtree. Skipping a subtree needs one counter: starting at 1 after a
-//! node with children, add 1 for every node with children and subtract 1 for
-//! every last sibling; the subtree ends when the counter reaches 0. Book moves
-//! never promote, so 12 bits hold any move.
+//! | record bits | meaning                                                  |
+//! |-------------|----------------------------------------------------------|
+//! | 0-5         | to square, 0 = a1 .. 63 = h8; castling is the king's move (e1g1, e8c8, ...) |
+//! | 6-8         | the code of the from square                              |
+//! | 9           | has children: the replies follow immediately             |
+//! | 10          | last sibling: no more candidates in this position after it |
+//! | 11-12       | weight - 1: relative frequency 1..4 of the move          |
+//!
+//! Bits 0-8 are the move's *key*. The build chooses the codes (the square's
+//! file wherever that works) so that in every book position no other legal
+//! move has a book move's key, and checks it. So a game's move matches a
+//! record exactly when their keys are equal, and the position alone turns a
+//! record back into its move. Book moves never promote.
+//!
+//! The tree is serialized in pre-order. The list at record 0 holds the
+//! candidates in the initial position. A node's children start right after
+//! it; its next sibling comes after its whole subtree. Skipping a subtree
+//! needs one counter: starting at 1 after a node with children, add 1 for
+//! every node with children and subtract 1 for every last sibling; the
+//! subtree ends when the counter reaches 0.
+//!
+//! A record is read as three bytes shifted right by 0..=7 bits; the final
+//! zero byte keeps that read inside the blob for the last record, and the
+//! record count is `(len - 25) * 8 / 13` (the padding is under 8 bits).
 
 use crate::progmem::Table;
 
-/// Size of the blob in bytes (two per book move).
+/// Size of the blob in bytes.
 pub const BLOB_LEN: usize = include_bytes!("../../assets/book.bin").len();
 
 crate::progmem! {
@@ -36,15 +53,25 @@ crate::progmem! {
     static BOOK: [u8; BLOB_LEN] = *include_bytes!("../../assets/book.bin");
 }
 
-const HAS_CHILDREN: u16 = 1 << 12;
-const LAST: u16 = 1 << 13;
-const MOVE_MASK: u16 = 0x0fff;
+/// Bytes of the code table before the records.
+const CODES: usize = 24;
+const KEY_MASK: u16 = 0x1ff;
+const HAS_CHILDREN: u16 = 1 << 9;
+const LAST: u16 = 1 << 10;
+const RECORD_MASK: u16 = 0x1fff;
+
+/// Record count of a blob of `len` bytes.
+const fn records(len: usize) -> usize {
+    len.saturating_sub(CODES + 1) * 8 / 13
+}
+
+// Record `i` is read at byte `i + 5 i / 8`: `5 i` must fit a 16-bit usize.
+const _: () = assert!(5 * records(BLOB_LEN) <= u16::MAX as usize);
 
 /// Bytes the book is read from: the flash table, or a slice in tests.
 pub trait Blob {
     fn len(&self) -> usize;
-    /// Little-endian `u16` number `i`.
-    fn word(&self, i: usize) -> u16;
+    fn byte(&self, i: usize) -> u8;
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -55,8 +82,8 @@ impl<const N: usize> Blob for Table<u8, N> {
         N
     }
     #[inline(always)]
-    fn word(&self, i: usize) -> u16 {
-        Table::word(self, i)
+    fn byte(&self, i: usize) -> u8 {
+        self.get(i)
     }
 }
 
@@ -64,13 +91,17 @@ impl Blob for [u8] {
     fn len(&self) -> usize {
         <[u8]>::len(self)
     }
-    fn word(&self, i: usize) -> u16 {
-        u16::from(self[2 * i]) | u16::from(self[2 * i + 1]) << 8
+    fn byte(&self, i: usize) -> u8 {
+        self[i]
     }
 }
 
-/// A book move: (from, to) squares, 0 = a1 .. 63 = h8.
+/// A move of the game: (from, to) squares, 0 = a1 .. 63 = h8.
 pub type Move = (u8, u8);
+
+/// A book move's key: to square (bits 0-5) and the code of its from square
+/// (bits 6-8); see the module docs.
+pub type Key = u16;
 
 /// A view of a book blob.
 pub struct Book<'a, B: ?Sized + Blob>(pub &'a B);
@@ -80,35 +111,51 @@ pub fn book() -> Book<'static, Table<u8, BLOB_LEN>> {
     Book(&BOOK)
 }
 
-/// The book move to play after `history` (the game's moves from the initial
-/// position), chosen among the candidates with probability proportional to
-/// their weights using `random`; `None` when out of book.
-pub fn choose<I: IntoIterator<Item = Move>>(history: I, random: u16) -> Option<Move> {
+/// The key of the book move to play after `history` (the game's moves from
+/// the initial position), chosen among the candidates with probability
+/// proportional to their weights using `random`; `None` when out of book.
+/// The move is the legal move whose [`Book::key`] it is.
+pub fn choose<I: IntoIterator<Item = Move>>(history: I, random: u16) -> Option<Key> {
     book().choose(history, random)
 }
 
 impl<B: ?Sized + Blob> Book<'_, B> {
     /// Number of book moves (tree edges).
     pub fn moves(&self) -> usize {
-        self.0.len() / 2
+        records(self.0.len())
     }
 
-    #[inline]
-    fn word(&self, i: usize) -> u16 {
-        self.0.word(i)
+    /// 16 bits of the stream from bit `shift` (0..=7) of byte `at`.
+    #[inline(never)]
+    fn bits(&self, at: usize, shift: usize) -> u16 {
+        let b = |k| u32::from(self.0.byte(at + k));
+        ((b(0) | b(1) << 8 | b(2) << 16) >> shift) as u16
+    }
+
+    /// Record `i`: bit `13 i = 8 (i + 5 i / 8) + 5 i % 8` of the records.
+    /// Not inlined: one call per read site is the smallest code.
+    #[inline(never)]
+    fn record(&self, i: usize) -> u16 {
+        self.bits(CODES + i + ((5 * i) >> 3), (5 * i) & 7) & RECORD_MASK
+    }
+
+    /// The key of a move (squares 0..=63) in this book.
+    pub fn key(&self, (from, to): Move) -> Key {
+        let bit = 3 * usize::from(from & 63);
+        u16::from(to & 63) | (self.bits(bit >> 3, bit & 7) & 7) << 6
     }
 
     /// Index of the node after the subtree of node `i` (its next sibling, if
     /// it has one). Iterative, one counter; clamps at the end of the blob.
     fn skip(&self, i: usize) -> usize {
         let n = self.moves();
-        if self.word(i) & HAS_CHILDREN == 0 {
+        if self.record(i) & HAS_CHILDREN == 0 {
             return i + 1;
         }
         let mut open: usize = 1;
         let mut j = i + 1;
         while j < n {
-            let w = self.word(j);
+            let w = self.record(j);
             j += 1;
             if w & HAS_CHILDREN != 0 {
                 open += 1;
@@ -132,14 +179,14 @@ impl<B: ?Sized + Blob> Book<'_, B> {
             if from > 63 || to > 63 {
                 return None;
             }
-            let key = u16::from(from) | u16::from(to) << 6;
+            let key = self.key((from, to));
             let mut i = list;
             loop {
                 if i >= n {
                     return None;
                 }
-                let w = self.word(i);
-                if w & MOVE_MASK == key {
+                let w = self.record(i);
+                if w & KEY_MASK == key {
                     if w & HAS_CHILDREN == 0 {
                         return None;
                     }
@@ -155,13 +202,13 @@ impl<B: ?Sized + Blob> Book<'_, B> {
         (list < n).then_some(list)
     }
 
-    /// Calls `f(move, weight)` for each candidate of the list at `list`.
-    pub fn for_each_candidate(&self, list: usize, mut f: impl FnMut(Move, u8)) {
+    /// Calls `f(key, weight)` for each candidate of the list at `list`.
+    pub fn for_each_candidate(&self, list: usize, mut f: impl FnMut(Key, u8)) {
         let n = self.moves();
         let mut i = list;
         while i < n {
-            let w = self.word(i);
-            f(((w & 63) as u8, (w >> 6 & 63) as u8), (w >> 14) as u8 + 1);
+            let w = self.record(i);
+            f(w & KEY_MASK, (w >> 11) as u8 + 1);
             if w & LAST != 0 {
                 break;
             }
@@ -170,7 +217,7 @@ impl<B: ?Sized + Blob> Book<'_, B> {
     }
 
     /// See [`choose`].
-    pub fn choose<I: IntoIterator<Item = Move>>(&self, history: I, random: u16) -> Option<Move> {
+    pub fn choose<I: IntoIterator<Item = Move>>(&self, history: I, random: u16) -> Option<Key> {
         let list = self.position(history)?;
         // First pass: the total weight (nothing is chosen with r = MAX);
         // second pass: the candidate `random % total` falls on.
@@ -185,7 +232,7 @@ impl<B: ?Sized + Blob> Book<'_, B> {
     /// one at which `r` minus the weights before it is below its weight.
     /// One walk for both passes of [`Book::choose`] (flash).
     #[inline(never)]
-    fn pick(&self, list: usize, mut r: u16) -> (u16, Option<Move>) {
+    fn pick(&self, list: usize, mut r: u16) -> (u16, Option<Key>) {
         let mut total: u16 = 0;
         let mut chosen = None;
         self.for_each_candidate(list, |m, w| {
@@ -218,48 +265,99 @@ mod tests {
         s.split_whitespace().map(|m| (sq(&m[0..2]), sq(&m[2..4]))).collect()
     }
 
-    fn candidates<B: ?Sized + Blob>(b: &Book<B>, history: &str) -> Vec<(Move, u8)> {
+    /// The key of one move in coordinates, in book `b`.
+    fn key<B: ?Sized + Blob>(b: &Book<B>, m: &str) -> Key {
+        b.key(line(m)[0])
+    }
+
+    fn candidates<B: ?Sized + Blob>(b: &Book<B>, history: &str) -> Vec<(Key, u8)> {
         let mut out = Vec::new();
         if let Some(list) = b.position(line(history)) {
-            b.for_each_candidate(list, |m, w| out.push((m, w)));
+            b.for_each_candidate(list, |k, w| out.push((k, w)));
         }
         out
     }
 
-    fn has(c: &[(Move, u8)], m: &str) -> bool {
-        c.iter().any(|&(x, _)| x == line(m)[0])
+    fn has<B: ?Sized + Blob>(b: &Book<B>, c: &[(Key, u8)], m: &str) -> bool {
+        c.iter().any(|&(k, _)| k == key(b, m))
+    }
+
+    /// A blob written bit by bit, independently of the reader: the codes
+    /// (3 bits per square), the 13-bit records, zeros to a byte and one
+    /// more zero byte.
+    fn pack(codes: &[u8; 64], records: &[u16]) -> Vec<u8> {
+        let mut bits: Vec<bool> = Vec::new();
+        for &c in codes {
+            bits.extend((0..3).map(|k| c >> k & 1 != 0));
+        }
+        for &r in records {
+            bits.extend((0..13).map(|k| r >> k & 1 != 0));
+        }
+        let mut out = vec![0u8; bits.len().div_ceil(8) + 1];
+        for (i, &b) in bits.iter().enumerate() {
+            out[i / 8] |= u8::from(b) << (i % 8);
+        }
+        out
+    }
+
+    /// The code of each square is its file.
+    fn file_codes() -> [u8; 64] {
+        core::array::from_fn(|s| s as u8 % 8)
     }
 
     #[test]
     fn blob_parses_and_fits() {
         let b = book();
-        assert_eq!(BLOB_LEN % 2, 0);
-        assert!(b.moves() >= 3000, "only {} book moves", b.moves());
+        let n = b.moves();
+        assert!(n >= 3000, "only {n} book moves");
         const { assert!(BLOB_LEN <= 10 * 1024, "the book must fit its 10 KB budget") };
+        // The code table, whole records to a byte, one zero byte: no more.
+        assert_eq!(BLOB_LEN, CODES + (13 * n).div_ceil(8) + 1);
+        let blob = BOOK.as_slice();
+        assert_eq!(blob[BLOB_LEN - 1], 0, "the pad byte");
+        let used = 8 * CODES + 13 * n;
+        assert_eq!(blob[used / 8] >> (used % 8), 0, "padding bits after the last record");
         // The top-level list, skipped subtree by subtree, ends exactly at the
         // end of the blob, and every node is visited by a full walk.
         let mut i = 0;
         loop {
-            let w = b.word(i);
+            let w = b.record(i);
             let next = b.skip(i);
-            assert!(next <= b.moves());
+            assert!(next <= n);
             if w & LAST != 0 {
-                assert_eq!(next, b.moves(), "data after the last first move");
+                assert_eq!(next, n, "data after the last first move");
                 break;
             }
             i = next;
         }
-        // No promotions, no null moves.
-        for k in 0..b.moves() {
-            let w = b.word(k);
-            assert_ne!(w & 63, w >> 6 & 63, "move {k} goes nowhere");
+    }
+
+    #[test]
+    fn reads_records_at_every_bit_offset() {
+        // 24 records: every shift 0..=7 three times, with all-ones, all-zeros and mixed values.
+        let records: Vec<u16> = (0..24u16).map(|i| [0x1fff, 0, 0x1234 ^ (i * 0x111)][i as usize % 3] & 0x1fff).collect();
+        let mut codes = file_codes();
+        codes[0] = 7;
+        codes[63] = 5;
+        codes[21] = 3;
+        let blob = pack(&codes, &records);
+        let b = Book(&blob[..]);
+        assert_eq!(b.moves(), records.len());
+        for (i, &r) in records.iter().enumerate() {
+            assert_eq!(b.record(i), r, "record {i} (bit offset {})", 13 * i % 8);
         }
+        // The key uses the from square's code, not its file.
+        assert_eq!(b.key((0, 8)), 8 | 7 << 6);
+        assert_eq!(b.key((63, 62)), 62 | 5 << 6);
+        assert_eq!(b.key((21, 4)), 4 | 3 << 6);
+        assert_eq!(b.key((22, 4)), 4 | 6 << 6);
     }
 
     #[test]
     fn first_moves_include_e4_and_d4() {
-        let c = candidates(&book(), "");
-        assert!(has(&c, "e2e4") && has(&c, "d2d4"), "{c:?}");
+        let b = book();
+        let c = candidates(&b, "");
+        assert!(has(&b, &c, "e2e4") && has(&b, &c, "d2d4"), "{c:?}");
         assert!(c.iter().all(|&(_, w)| (1..=4).contains(&w)));
     }
 
@@ -269,22 +367,23 @@ mod tests {
         let ruy = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6";
         let mut played = String::new();
         for m in ruy.split_whitespace() {
-            assert!(has(&candidates(&b, &played), m), "{m} not in book after `{played}`");
+            assert!(has(&b, &candidates(&b, &played), m), "{m} not in book after `{played}`");
             played = format!("{played} {m}");
         }
         // Castling is stored as the king's move, and the line goes on.
-        assert!(has(&candidates(&b, &played), "e1g1"));
+        assert!(has(&b, &candidates(&b, &played), "e1g1"));
         played.push_str(" e1g1");
-        assert!(has(&candidates(&b, &played), "f8e7"));
+        assert!(has(&b, &candidates(&b, &played), "f8e7"));
+        // Re1 and Ne1 both go to e1 from the f-file: their keys differ.
+        played.push_str(" f8e7");
+        assert!(has(&b, &candidates(&b, &played), "f1e1"));
+        assert!(!has(&b, &candidates(&b, &played), "f3e1"));
+        assert_ne!(key(&b, "f1e1"), key(&b, "f3e1"));
         // Every choice in the main line is itself a book move.
         for r in [0, 1, 7, 1000, u16::MAX] {
-            let m = b.choose(line(&played), r).unwrap();
-            assert!(has(&candidates(&b, &played), &format!("{}{}", name(m.0), name(m.1))));
+            let k = b.choose(line(&played), r).unwrap();
+            assert!(candidates(&b, &played).iter().any(|&(c, _)| c == k));
         }
-    }
-
-    fn name(s: u8) -> String {
-        format!("{}{}", (b'a' + s % 8) as char, s / 8 + 1)
     }
 
     #[test]
@@ -294,6 +393,7 @@ mod tests {
         assert_eq!(b.choose(line("e2e4 e7e5 e1e2"), 0), None);
         assert_eq!(b.choose(line("e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6 e1g1 f7f6 d2d4 e5d4 f3d4 c6c5 a2a3"), 3), None);
         assert_eq!(b.choose([(64, 0)], 0), None);
+        assert_eq!(b.choose([(12, 64)], 0), None);
         // A very long game is out of book too.
         let long: Vec<Move> = line("g1f3 g8f6 f3g1 f6g8").into_iter().cycle().take(400).collect();
         assert_eq!(b.choose(long, 0), None);
@@ -309,46 +409,58 @@ mod tests {
             *seen.entry(b.choose(line(""), r).unwrap()).or_insert(0u16) += 1;
         }
         assert!(seen.len() > 1);
-        for (m, w) in c {
-            assert_eq!(seen[&m], 10 * u16::from(w), "{m:?} chosen in proportion to its weight");
+        for (k, w) in c {
+            assert_eq!(seen[&k], 10 * u16::from(w), "{k:#x} chosen in proportion to its weight");
         }
         // Deeper too: Black's replies to 1.e4 vary.
         let replies: std::collections::HashSet<_> = (0..64).filter_map(|r| b.choose(line("e2e4"), r)).collect();
         assert!(replies.len() >= 3, "{replies:?}");
     }
 
-    /// A hand-made tree: 1.e4 (e5 (Nf3 {Nc6}) c5) 1.d4 {d5}, with weights.
+    /// A hand-made tree: 1.e4 (e5 (Nf3 {Nc6}) c5) 1.d4 {d5}, with weights,
+    /// and f3 coded 7 instead of its file (so Nf3 from g1 and a move from
+    /// f3 would differ even if both went to the same square).
     #[test]
     fn walks_a_small_tree() {
-        let node = |m: &str, kids: bool, last: bool, w: u16| {
-            let mv = line(m)[0];
-            let word = u16::from(mv.0) | u16::from(mv.1) << 6 | u16::from(kids) << 12 | u16::from(last) << 13 | (w - 1) << 14;
-            word.to_le_bytes()
+        let mut codes = file_codes();
+        codes[usize::from(sq("f3"))] = 7;
+        codes[usize::from(sq("g1"))] = 2;
+        let key_of = |m: &str| {
+            let (from, to) = line(m)[0];
+            u16::from(to) | u16::from(codes[usize::from(from)]) << 6
         };
-        let blob: Vec<u8> = [
-            node("e2e4", true, false, 3),
-            node("e7e5", true, false, 2),
-            node("g1f3", true, true, 2),
-            node("b8c6", false, true, 1),
-            node("c7c5", false, true, 4),
-            node("d2d4", true, true, 1),
-            node("d7d5", false, true, 2),
-        ]
-        .concat();
+        let node = |m: &str, kids: bool, last: bool, w: u16| key_of(m) | u16::from(kids) << 9 | u16::from(last) << 10 | (w - 1) << 11;
+        let blob = pack(
+            &codes,
+            &[
+                node("e2e4", true, false, 3),
+                node("e7e5", true, false, 2),
+                node("g1f3", true, true, 2),
+                node("b8c6", false, true, 1),
+                node("c7c5", false, true, 4),
+                node("d2d4", true, true, 1),
+                node("d7d5", false, true, 2),
+            ],
+        );
         let b = Book(&blob[..]);
+        assert_eq!(b.moves(), 7);
+        assert_eq!(b.key(line("g1f3")[0]), 21 | 2 << 6);
+        assert_eq!(b.key(line("f3e5")[0]), 36 | 7 << 6);
         assert_eq!(b.skip(0), 5);
         assert_eq!(b.skip(1), 4);
         assert_eq!(b.skip(5), 7);
-        assert_eq!(candidates(&b, ""), vec![(line("e2e4")[0], 3), (line("d2d4")[0], 1)]);
-        assert_eq!(candidates(&b, "e2e4"), vec![(line("e7e5")[0], 2), (line("c7c5")[0], 4)]);
-        assert_eq!(candidates(&b, "d2d4"), vec![(line("d7d5")[0], 2)]);
-        assert_eq!(b.choose(line("e2e4 e7e5 g1f3"), 9), Some(line("b8c6")[0]));
+        assert_eq!(candidates(&b, ""), vec![(key_of("e2e4"), 3), (key_of("d2d4"), 1)]);
+        assert_eq!(candidates(&b, "e2e4"), vec![(key_of("e7e5"), 2), (key_of("c7c5"), 4)]);
+        assert_eq!(candidates(&b, "d2d4"), vec![(key_of("d7d5"), 2)]);
+        assert_eq!(b.choose(line("e2e4 e7e5 g1f3"), 9), Some(key_of("b8c6")));
+        // A move with another from square of the same file is another move.
+        assert_eq!(b.choose(line("e2e4 e7e5 g2f3"), 0), None);
         assert_eq!(b.choose(line("e2e4 c7c5"), 0), None);
         assert_eq!(b.choose(line("e2e4 e7e5 g1f3 b8c6"), 0), None);
-        assert_eq!(b.choose(line("d2d4"), 5), Some(line("d7d5")[0]));
+        assert_eq!(b.choose(line("d2d4"), 5), Some(key_of("d7d5")));
         let picks: Vec<_> = (0..4).map(|r| b.choose(line(""), r).unwrap()).collect();
-        assert_eq!(picks, line("e2e4 e2e4 e2e4 d2d4"));
+        assert_eq!(picks, ["e2e4", "e2e4", "e2e4", "d2d4"].map(key_of));
         let picks: Vec<_> = (0..6).map(|r| b.choose(line("e2e4"), r).unwrap()).collect();
-        assert_eq!(picks, line("e7e5 e7e5 c7c5 c7c5 c7c5 c7c5"));
+        assert_eq!(picks, ["e7e5", "e7e5", "c7c5", "c7c5", "c7c5", "c7c5"].map(key_of));
     }
 }

@@ -315,8 +315,18 @@ impl Game {
         }
         let line = self.book_line()?;
         // A move's bits 0-5 and 6-11 are its squares' indices 0..=63, as in the book.
-        let (from, to) = crate::book::choose(line.iter().map(|m| ((m.0 & 63) as u8, (m.0 >> 6 & 63) as u8)), random)?;
-        self.find_move(from_index64(from), from_index64(to), 0)
+        let squares = |m: &Move| ((m.0 & 63) as u8, (m.0 >> 6 & 63) as u8);
+        let book = crate::book::book();
+        let key = book.choose(line.iter().map(squares), random)?;
+        // The book stores a key, not the move: the build made sure that no
+        // other legal move of a book position has a book move's key.
+        let mut gen = MoveGen::new();
+        while let Some(m) = gen.next_legal(&self.pos) {
+            if book.key(squares(&m)) == key {
+                return Some(m);
+            }
+        }
+        None
     }
 
     /// The legal move between two 0x88 squares (`promo` = kind or 0).

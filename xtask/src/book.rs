@@ -8,12 +8,28 @@
 //! * `assets/book_check.tsv` — what `book check` found, one row per
 //!   (position, move) edge; rows at the asked depth or deeper are not redone.
 //!
-//! Blob format (documented in full in `firmware/src/book.rs`): the move tree
-//! serialized in pre-order, one little-endian u16 per move:
-//! bits 0-5 from square, 6-11 to square (0 = a1 .. 63 = h8, castling as the
-//! king's move e1g1), bit 12 "has children" (they follow at once), bit 13
-//! "last sibling", bits 14-15 weight - 1. The top-level list holds the
-//! candidates in the initial position; no header, length = 2 * moves.
+//! Blob format (documented in full in `firmware/src/book.rs`): one
+//! little-endian bitstream, least significant bit first, no other header:
+//!
+//! * bytes 0..24: the 3-bit *code* of each from square (square s = 0 = a1 ..
+//!   63 = h8 at bits 3 s .. 3 s + 2);
+//! * from byte 24: the move tree in pre-order, one 13-bit record per move
+//!   (record i at bits 13 i .. 13 i + 12 of this part): bits 0-5 the to
+//!   square (castling as the king's move e1g1), 6-8 the code of the from
+//!   square, bit 9 "has children" (they follow at once), bit 10 "last
+//!   sibling", bits 11-12 weight - 1. The top-level list holds the
+//!   candidates in the initial position;
+//! * zeros to a whole byte, then one more zero byte, so a three-byte read of
+//!   any record stays inside the blob and the record count is
+//!   `(len - 25) * 8 / 13`.
+//!
+//! A record keeps (to square, from code) of its move, the *key*, not the
+//! move. The build picks the codes ([`choose_codes`]: the square's file
+//! wherever that works) so that in every book position no other legal move
+//! has a book move's key, and checks it ([`Tree::check_keys`]): then a game's
+//! move matches a record exactly, and the position alone turns a record back
+//! into its move. (The file alone is not enough: after 1.e4 e5 2.Nf3 Nc6
+//! 3.Bb5 a6 4.Ba4 Nf6 5.O-O Be7 both Re1 and Ne1 go to e1 from the f-file.)
 
 use crate::util::{root, Result};
 use clap::Subcommand;
@@ -21,7 +37,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -32,6 +48,16 @@ use std::sync::{mpsc, Arc, Mutex};
 pub const MAX_BYTES: usize = 10 * 1024;
 /// Weight of a move that the source gives none.
 pub const DEFAULT_WEIGHT: u8 = 2;
+/// Bits of one book move in the blob.
+pub const RECORD_BITS: usize = 13;
+/// Bytes of the from-square code table at the head of the blob (64 x 3 bits).
+pub const CODES_BYTES: usize = 24;
+/// A code of each from square 0 = a1 .. 63 = h8, 0..=7.
+pub type Codes = [u8; 64];
+/// Record bits above the key (to square, bits 0-5; from code, 6-8).
+const HAS_CHILDREN: u16 = 1 << 9;
+const LAST: u16 = 1 << 10;
+const WEIGHT_SHIFT: u32 = 11;
 const STOCKFISH: &str = "/usr/games/stockfish";
 
 #[derive(Subcommand)]
@@ -122,6 +148,14 @@ fn encode_move(m: &Move) -> Result<(u8, u8)> {
         UciMove::Normal { from, to, promotion: None } => Ok((sq(from), sq(to))),
         UciMove::Normal { promotion: Some(_), .. } => Err("promotions cannot be stored in the book".into()),
         other => Err(format!("unexpected move {other}")),
+    }
+}
+
+/// (from, to) of any legal move, promotions included (for the key check).
+fn squares(m: &Move) -> Option<(u8, u8)> {
+    match UciMove::from_standard(*m) {
+        UciMove::Normal { from, to, .. } => Some((sq(from), sq(to))),
+        _ => None,
     }
 }
 
@@ -216,9 +250,9 @@ impl Tree {
         self.nodes.len() - 1
     }
 
-    /// The blob: pre-order, one little-endian u16 per move.
-    pub fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(2 * self.moves());
+    /// The records in pre-order, 13 bits each (see the module docs).
+    pub fn records(&self, codes: &Codes) -> Vec<u16> {
+        let mut out = Vec::with_capacity(self.moves());
         // Explicit stack of (node, is last sibling) in pre-order.
         let mut stack: Vec<(usize, bool)> = Vec::new();
         let push_children = |stack: &mut Vec<(usize, bool)>, n: &Node| {
@@ -229,15 +263,76 @@ impl Tree {
         push_children(&mut stack, &self.nodes[0]);
         while let Some((id, last)) = stack.pop() {
             let n = &self.nodes[id];
-            let word = u16::from(n.mv.0)
-                | u16::from(n.mv.1) << 6
-                | u16::from(!n.children.is_empty()) << 12
-                | u16::from(last) << 13
-                | u16::from(n.weight() - 1) << 14;
-            out.extend_from_slice(&word.to_le_bytes());
+            let record = key(codes, n.mv)
+                | if n.children.is_empty() { 0 } else { HAS_CHILDREN }
+                | if last { LAST } else { 0 }
+                | u16::from(n.weight() - 1) << WEIGHT_SHIFT;
+            out.push(record);
             push_children(&mut stack, n);
         }
         out
+    }
+
+    /// The blob: the codes and the records packed into a bitstream (see
+    /// the module docs).
+    pub fn encode(&self, codes: &Codes) -> Vec<u8> {
+        pack(codes, &self.records(codes))
+    }
+
+    /// The pairs of from squares whose codes must differ, each with the
+    /// first source line that needs it: for every book move, its from square
+    /// and that of every other legal move to the same square.
+    pub fn conflicts(&self) -> BTreeMap<(u8, u8), usize> {
+        let mut out = BTreeMap::new();
+        for (id, pos, _) in self.walk() {
+            let legal = pos.legal_moves();
+            for &c in &self.nodes[id].children {
+                let n = &self.nodes[c];
+                for (from, to) in legal.iter().filter_map(squares) {
+                    if to == n.mv.1 && from != n.mv.0 {
+                        let line = out.entry((from.min(n.mv.0), from.max(n.mv.0))).or_insert(n.line);
+                        *line = (*line).min(n.line);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Checks that in every book position no other legal move has the key
+    /// of a book move under `codes`; the error names the source line, the
+    /// moves and the position.
+    pub fn check_keys(&self, name: &str, codes: &Codes) -> Result {
+        let mut errors = Vec::new();
+        for (id, pos, path) in self.walk() {
+            let legal = pos.legal_moves();
+            for &c in &self.nodes[id].children {
+                let n = &self.nodes[c];
+                let k = key(codes, n.mv);
+                let book = find_move(&pos, n.mv).expect("book moves were legal when parsed");
+                for o in legal.iter().filter(|o| **o != book && squares(o).map(|mv| key(codes, mv)) == Some(k)) {
+                    let to = shakmaty::Square::new(n.mv.1.into());
+                    errors.push(format!(
+                        "{name}:{}: `{}` ({}) {} has the same book key (to {to}, from code {}) as the legal move {} ({}): \
+                         a 13-bit record cannot tell them apart (FEN {})",
+                        n.line,
+                        n.san,
+                        UciMove::from_standard(book),
+                        if path.is_empty() { "in the initial position".to_string() } else { format!("after {}", path.join(" ")) },
+                        k >> 6,
+                        SanPlus::from_move(pos.clone(), *o),
+                        UciMove::from_standard(*o),
+                        fen(&pos)
+                    ));
+                }
+            }
+        }
+        if errors.is_empty() {
+            return Ok(());
+        }
+        let n = errors.len();
+        errors.truncate(30);
+        Err(format!("{n} book move(s) share their key with another legal move:\n  {}", errors.join("\n  ")))
     }
 
     /// Every node with the position before it, in breadth-first (ply) order.
@@ -265,22 +360,142 @@ fn find_move(pos: &Chess, mv: (u8, u8)) -> Option<Move> {
     pos.legal_moves().into_iter().find(|m| encode_move(m).ok() == Some(mv))
 }
 
-/// Decodes a blob back into (depth, from, to, weight) in pre-order, checking
-/// its structure: the inverse of [`Tree::encode`], used by the build and tests.
-pub fn decode(blob: &[u8]) -> Result<Vec<(usize, u8, u8, u8)>> {
-    if !blob.len().is_multiple_of(2) {
-        return Err("odd blob length".into());
+/// The key of a (from, to) move under `codes`: to square | code of the
+/// from square << 6 (record bits 0-8).
+pub fn key(codes: &Codes, mv: (u8, u8)) -> u16 {
+    u16::from(mv.1) | u16::from(codes[usize::from(mv.0)]) << 6
+}
+
+/// Colouring steps before [`choose_codes`] gives up.
+const COLOURING_STEPS: u64 = 10_000_000;
+
+/// Codes 0..=7 for the 64 from squares such that the squares of each pair
+/// in `conflicts` differ: a graph colouring by backtracking, the most
+/// constrained squares first, trying each square's file first (so the code
+/// is the file wherever that works). Deterministic. `Err` names the first
+/// line of source `name` after which no colouring was found.
+pub fn choose_codes(name: &str, conflicts: &BTreeMap<(u8, u8), usize>) -> Result<Codes> {
+    fn colour(pairs: &[(u8, u8)]) -> Option<Codes> {
+        let mut adj = vec![Vec::new(); 64];
+        for &(a, b) in pairs {
+            adj[usize::from(a)].push(usize::from(b));
+            adj[usize::from(b)].push(usize::from(a));
+        }
+        let mut order: Vec<usize> = (0..64).collect();
+        order.sort_by_key(|&s| std::cmp::Reverse(adj[s].len()));
+        let mut codes = [u8::MAX; 64];
+        let mut steps = 0u64;
+        fn go(k: usize, order: &[usize], adj: &[Vec<usize>], codes: &mut Codes, steps: &mut u64) -> bool {
+            let Some(&s) = order.get(k) else { return true };
+            *steps += 1;
+            if *steps > COLOURING_STEPS {
+                return false;
+            }
+            for c in (0..8).map(|i| (s as u8 + i) % 8) {
+                if adj[s].iter().all(|&t| codes[t] != c) {
+                    codes[s] = c;
+                    if go(k + 1, order, adj, codes, steps) {
+                        return true;
+                    }
+                }
+            }
+            codes[s] = u8::MAX;
+            false
+        }
+        go(0, &order, &adj, &mut codes, &mut steps).then_some(codes)
     }
+    let pairs: Vec<(u8, u8)> = conflicts.keys().copied().collect();
+    if let Some(codes) = colour(&pairs) {
+        return Ok(codes);
+    }
+    // Name the line from which it fails: the shortest failing prefix of the source.
+    let mut lines: Vec<usize> = conflicts.values().copied().collect();
+    lines.sort();
+    lines.dedup();
+    let first_bad = lines.iter().copied().find(|&l| colour(&conflicts.iter().filter(|(_, &at)| at <= l).map(|(p, _)| *p).collect::<Vec<_>>()).is_none());
+    let names = |l: usize| {
+        let mut v: Vec<String> = conflicts
+            .iter()
+            .filter(|(_, &at)| at == l)
+            .map(|(&(a, b), _)| format!("{}-{}", shakmaty::Square::new(a.into()), shakmaty::Square::new(b.into())))
+            .collect();
+        v.truncate(12);
+        v.join(" ")
+    };
+    Err(match first_bad {
+        Some(l) => format!(
+            "{name}:{l}: from this line on, no 3-bit code of the from squares keeps every book move's key (to square, from code) \
+             unique; the line adds these pairs of squares that must get different codes: {}. Drop or change the line",
+            names(l)
+        ),
+        None => format!("{name}: no 3-bit code of the from squares found in {COLOURING_STEPS} steps for {} pairs", pairs.len()),
+    })
+}
+
+/// Blob length for `n` records: the code table, the records to a whole
+/// byte, and the zero pad byte.
+pub fn blob_len(n: usize) -> usize {
+    CODES_BYTES + (RECORD_BITS * n).div_ceil(8) + 1
+}
+
+/// ORs the low `bits` bits of `v` into `out` at bit `at` (least significant first).
+fn put_bits(out: &mut [u8], at: usize, bits: usize, v: u16) {
+    assert!(u32::from(v) < 1 << bits, "{v} has more than {bits} bits");
+    for k in 0..bits {
+        out[(at + k) / 8] |= ((v >> k & 1) as u8) << ((at + k) % 8);
+    }
+}
+
+fn get_bits(blob: &[u8], at: usize, bits: usize) -> u16 {
+    (0..bits).map(|k| u16::from(blob[(at + k) / 8] >> ((at + k) % 8) & 1) << k).sum()
+}
+
+/// Packs the codes and the 13-bit records into the blob (see the module docs).
+pub fn pack(codes: &Codes, records: &[u16]) -> Vec<u8> {
+    let mut out = vec![0u8; blob_len(records.len())];
+    for (s, &c) in codes.iter().enumerate() {
+        put_bits(&mut out, 3 * s, 3, c.into());
+    }
+    for (i, &r) in records.iter().enumerate() {
+        put_bits(&mut out, 8 * CODES_BYTES + RECORD_BITS * i, RECORD_BITS, r);
+    }
+    out
+}
+
+/// The codes and records of a blob: the inverse of [`pack`]. Refuses a
+/// length that is not the table, whole records and the pad byte, and
+/// padding that is not zero.
+pub fn unpack(blob: &[u8]) -> Result<(Codes, Vec<u16>)> {
+    let n = blob.len().saturating_sub(CODES_BYTES + 1) * 8 / RECORD_BITS;
+    if blob.len() != blob_len(n) {
+        return Err(format!("a blob of {} bytes is not the code table, {RECORD_BITS}-bit records and the pad byte", blob.len()));
+    }
+    let end = 8 * CODES_BYTES + RECORD_BITS * n;
+    if (end..8 * blob.len()).any(|i| get_bits(blob, i, 1) != 0) {
+        return Err("the padding after the last record is not zero".into());
+    }
+    let mut codes = [0u8; 64];
+    for (s, c) in codes.iter_mut().enumerate() {
+        *c = get_bits(blob, 3 * s, 3) as u8;
+    }
+    Ok((codes, (0..n).map(|i| get_bits(blob, 8 * CODES_BYTES + RECORD_BITS * i, RECORD_BITS)).collect()))
+}
+
+/// Decodes a blob back into (depth, from code, to, weight) in pre-order,
+/// checking its structure: the inverse of [`Tree::encode`], used by the
+/// build and tests.
+pub fn decode(blob: &[u8]) -> Result<Vec<(usize, u8, u8, u8)>> {
+    let (_, records) = unpack(blob)?;
     let mut out = Vec::new();
     // For each list being read below the top: was its owner the last of its own list?
     let mut owners_last: Vec<bool> = Vec::new();
-    let mut ended = blob.is_empty();
-    for w in blob.chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])) {
+    let mut ended = records.is_empty();
+    for w in records {
         if ended {
             return Err(format!("data after the end of the tree at move {}", out.len()));
         }
-        let (has_children, last) = (w & 1 << 12 != 0, w & 1 << 13 != 0);
-        out.push((owners_last.len(), (w & 63) as u8, (w >> 6 & 63) as u8, (w >> 14) as u8 + 1));
+        let (has_children, last) = (w & HAS_CHILDREN != 0, w & LAST != 0);
+        out.push((owners_last.len(), (w >> 6 & 7) as u8, (w & 63) as u8, (w >> WEIGHT_SHIFT) as u8 + 1));
         if has_children {
             owners_last.push(last);
         } else if last {
@@ -307,8 +522,19 @@ pub fn decode(blob: &[u8]) -> Result<Vec<(usize, u8, u8, u8)>> {
 
 pub fn build_blob() -> Result<(Tree, Vec<u8>)> {
     let (path, text) = read_source()?;
-    let tree = parse(&path.display().to_string(), &text)?;
-    let blob = tree.encode();
+    encode_source(&path.display().to_string(), &text)
+}
+
+/// Source text to blob: parse, choose the codes, check every key, encode,
+/// decode again. Errors name the file and line.
+pub fn encode_source(name: &str, text: &str) -> Result<(Tree, Vec<u8>)> {
+    let tree = parse(name, text)?;
+    if tree.moves() == 0 {
+        return Err(format!("{name}: the book has no moves"));
+    }
+    let codes = choose_codes(name, &tree.conflicts())?;
+    tree.check_keys(name, &codes)?;
+    let blob = tree.encode(&codes);
     let back = decode(&blob)?;
     if back.len() != tree.moves() {
         return Err(format!("internal: {} moves encoded, {} decoded", tree.moves(), back.len()));
@@ -326,12 +552,14 @@ fn build() -> Result {
     if changed {
         std::fs::write(&out, &blob).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     }
+    let (codes, _) = unpack(&blob)?;
     println!(
-        "book: {} lines, {} moves, {} bytes ({} free of {MAX_BYTES}) -> {}{}",
+        "book: {} lines, {} moves, {} bytes ({} free of {MAX_BYTES}; from codes: {} of 64 squares differ from their file) -> {}{}",
         tree.lines,
         tree.moves(),
         blob.len(),
         MAX_BYTES - blob.len(),
+        codes.iter().enumerate().filter(|&(s, &c)| c != s as u8 % 8).count(),
         out.display(),
         if changed { "" } else { " (unchanged)" }
     );
@@ -721,26 +949,110 @@ mod tests {
         assert!(blob.len() <= MAX_BYTES);
     }
 
+    /// The simplest table, each square's code its file: not enough for the real book.
+    fn file_codes() -> Codes {
+        std::array::from_fn(|s| s as u8 % 8)
+    }
+
     #[test]
     fn encodes_a_small_tree_in_pre_order() {
         let t = parse("t", "e4 e5 Nf3 {3}\ne4 c5\nd4 d5 c4\nNf3 {1}\ne4 e5 O-O\n".replace("O-O\n", "\n").as_str()).unwrap();
         assert_eq!(t.moves(), 8);
-        let words: Vec<u16> = t.encode().chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
-        let e2e4 = 12 | 28 << 6;
-        let has = 1 << 12;
-        let last = 1 << 13;
-        let w = |n: u16| (n - 1) << 14;
-        assert_eq!(words[0], e2e4 | has | w(2));
-        assert_eq!(words[1], (52 | 36 << 6) | has | w(2)); // e7e5
-        assert_eq!(words[2], (6 | 21 << 6) | last | w(3)); // Nf3, only child
-        assert_eq!(words[3], (50 | 34 << 6) | last | w(2)); // c5
-        assert_eq!(words.last().copied(), Some((6 | 21 << 6) | last | w(1))); // 1.Nf3, last first move
-        let back = decode(&t.encode()).unwrap();
+        // Nothing here needs a code other than the file.
+        let codes = choose_codes("t", &t.conflicts()).unwrap();
+        assert_eq!(codes, file_codes());
+        let blob = t.encode(&codes);
+        assert_eq!(blob.len(), 24 + (8 * 13usize).div_ceil(8) + 1);
+        let (back_codes, records) = unpack(&blob).unwrap();
+        assert_eq!(back_codes, codes);
+        let e2e4 = 28 | 4 << 6; // to e4, from the e-file
+        let has = 1 << 9;
+        let last = 1 << 10;
+        let w = |n: u16| (n - 1) << 11;
+        assert_eq!(records[0], e2e4 | has | w(2));
+        assert_eq!(records[1], (36 | 4 << 6) | has | w(2)); // e7e5
+        assert_eq!(records[2], (21 | 6 << 6) | last | w(3)); // Nf3, only child
+        assert_eq!(records[3], (34 | 2 << 6) | last | w(2)); // c5
+        assert_eq!(records.last().copied(), Some((21 | 6 << 6) | last | w(1))); // 1.Nf3, last first move
+        // The bitstream itself: e2e4's record is the low 13 bits right after the table.
+        assert_eq!(u16::from_le_bytes([blob[24], blob[25]]) & 0x1fff, records[0]);
+        assert_eq!(blob[0] & 7, 0, "a1 has code 0");
+        assert_eq!(blob[2] >> 5, 7, "h1 (square 7) has code 7, bits 21-23");
+        let back = decode(&blob).unwrap();
         let depths: Vec<usize> = back.iter().map(|d| d.0).collect();
         assert_eq!(depths, [0, 1, 2, 1, 0, 1, 2, 0]);
-        assert_eq!((back[6].1, back[6].2, back[6].3), (10, 26, 2)); // c2c4
-        assert!(decode(&t.encode()[..6]).is_err(), "truncated");
-        assert!(decode(&[t.encode(), t.encode()].concat()).is_err(), "trailing data");
+        assert_eq!((back[6].1, back[6].2, back[6].3), (2, 26, 2)); // c2c4: from code 2 (c-file), to c4, weight 2
+        assert!(decode(&blob[..blob.len() - 2]).is_err(), "truncated");
+        assert!(decode(&pack(&codes, &records[..7])).is_err(), "the tree is cut short");
+        assert!(decode(&pack(&codes, &[&records[..], &records[..]].concat())).is_err(), "trailing data");
+        let mut bad = blob.clone();
+        *bad.last_mut().unwrap() = 1;
+        assert!(decode(&bad).is_err(), "a pad byte that is not zero");
+        assert!(decode(&[blob.clone(), vec![0]].concat()).is_err(), "a byte too many");
+    }
+
+    #[test]
+    fn packs_records_at_every_bit_offset() {
+        let records: Vec<u16> = (0..16u16).map(|i| (0x1fff - 37 * i) & 0x1fff).collect();
+        let codes: Codes = std::array::from_fn(|s| (s * 5 % 8) as u8);
+        let blob = pack(&codes, &records);
+        assert_eq!(blob.len(), blob_len(16));
+        assert_eq!(unpack(&blob).unwrap(), (codes, records.clone()));
+        // Independently: record i is bits 13 i .. 13 i + 12 after the table.
+        for (i, &r) in records.iter().enumerate() {
+            let bit = 8 * CODES_BYTES + 13 * i;
+            let v = u32::from_le_bytes([blob[bit / 8], blob[bit / 8 + 1], blob[bit / 8 + 2], 0]) >> (bit % 8);
+            assert_eq!(v as u16 & 0x1fff, r, "record {i}");
+        }
+    }
+
+    /// 1.a4 h5 2.h4 a6 3.Rh3 b6 4.Rha3 c6: rooks on a1 and a3 can both go to a2.
+    const TWO_ROOKS: &str = "a4 h5 h4 a6 Rh3 b6 Rha3 c6 R1a2\n";
+
+    #[test]
+    fn refuses_a_book_move_whose_key_another_move_shares() {
+        // With the from file as the code (the plain layout), R1a2 and R3a2
+        // have one key: the check names the line, both moves and the position.
+        let t = parse("tiny.txt", TWO_ROOKS).unwrap();
+        let e = t.check_keys("tiny.txt", &file_codes()).err().unwrap();
+        assert!(e.contains("tiny.txt:1") && e.contains("R1a2") && e.contains("a1a2") && e.contains("R3a2") && e.contains("a3a2"), "{e}");
+        assert!(e.contains("after a4 h5 h4 a6 Rh3 b6 Rha3 c6") && e.contains("FEN"), "{e}");
+        // The same in the real book: Re1 and Ne1 after 5.O-O Be7 (both from the f-file).
+        let t = parse("book.txt", "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1\n").unwrap();
+        let e = t.check_keys("book.txt", &file_codes()).unwrap_err();
+        assert!(e.contains("Re1") && e.contains("Ne1"), "{e}");
+        // The build gives the squares different codes, and the check passes.
+        let codes = choose_codes("book.txt", &t.conflicts()).unwrap();
+        assert_ne!(codes[5], codes[21], "f1 and f3");
+        t.check_keys("book.txt", &codes).unwrap();
+        let (_, blob) = encode_source("tiny.txt", TWO_ROOKS).unwrap();
+        let (codes, _) = unpack(&blob).unwrap();
+        assert_ne!(codes[0], codes[16], "a1 and a3");
+    }
+
+    #[test]
+    fn refuses_a_book_no_code_can_tell_apart() {
+        // Nine squares that must all differ: eight codes cannot do it. The
+        // last pair, given by line 7, makes it impossible.
+        let nine = [0u8, 1, 2, 3, 4, 5, 6, 7, 8];
+        let mut conflicts = BTreeMap::new();
+        for (i, &a) in nine.iter().enumerate() {
+            for &b in &nine[i + 1..] {
+                conflicts.insert((a, b), 3);
+            }
+        }
+        conflicts.insert((7, 8), 7);
+        let e = choose_codes("book.txt", &conflicts).unwrap_err();
+        assert!(e.contains("book.txt:7") && e.contains("h1-a2"), "{e}");
+        // Eight are fine, each with its own code.
+        conflicts.retain(|&(a, b), _| a < 8 && b < 8);
+        let codes = choose_codes("book.txt", &conflicts).unwrap();
+        let mut used: Vec<u8> = codes[..8].to_vec();
+        used.sort();
+        used.dedup();
+        assert_eq!(used.len(), 8);
+        // An empty book is refused too.
+        assert!(encode_source("book.txt", "# nothing\n").err().unwrap().contains("no moves"));
     }
 
     #[test]
@@ -766,3 +1078,4 @@ mod tests {
         assert_eq!(t.moves(), 7);
     }
 }
+
