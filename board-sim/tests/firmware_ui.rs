@@ -111,8 +111,9 @@ fn a_short_game_with_an_illegal_move_and_takeback() {
     keys(&mut b, "E E");
     assert_eq!(row(&b, 1), "Your move: e2e. ");
     keys(&mut b, "E U E");
-    // The computer thinks, then answers.
+    // The computer thinks, then answers; 1.e4 is in the opening book.
     wait_for(&mut b, 0, 4000, |r| r.starts_with("1..."));
+    assert!(row(&b, 0).ends_with("Book"), "{:?}", b.lcd_text());
     assert_eq!(row(&b, 1), "Your move: e... ");
 
     // An illegal move is refused; the position does not change.
