@@ -48,8 +48,20 @@ fn check(p: &Position, main: Move, killers: [Move; 2]) {
     }
     // With checks: its checks stage yields exactly the quiet checks that do
     // not lose the man (its pre-filter of the men must drop none).
+    // The search reuses each ply's picker in place: start from one left
+    // in the middle of its quiet moves in another position, so that no
+    // state may leak into this one.
     if !p.in_check() {
-        let mut q = Picker::quiescence();
+        let other = pos("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5");
+        let mut q = Picker::new(Move::NONE, true);
+        let mut quiets = 0;
+        while let Some((_, stage)) = q.next(&other, &[Move::NONE; 2]) {
+            quiets += (stage == Stage::Quiets) as u32;
+            if quiets == 6 {
+                break;
+            }
+        }
+        q.reset(Move::NONE, false, true);
         q.allow_checks();
         let mut checks: Vec<String> = Vec::new();
         while let Some((m, stage)) = q.next(p, &[Move::NONE; 2]) {
@@ -122,4 +134,21 @@ fn picker_yields_each_move_once() {
         n += 1;
     }
     assert!(n > 10);
+}
+
+/// Endings where no man of the side to move can give check, and where
+/// only a few can: the checks stage must then yield nothing, or only
+/// their checks, whatever the reused picker did before.
+#[test]
+fn checks_stage_in_endings() {
+    for fen in [
+        "4k3/8/8/8/8/8/3P4/4K3 w - - 0 1",
+        "8/8/4k3/8/8/2B5/3P4/4K3 w - - 0 1",
+        "8/8/4k3/8/3P4/8/6B1/4K3 w - - 0 1",
+        "8/5k2/8/8/8/8/1B1P4/4K3 w - - 0 1",
+    ] {
+        let mut p = pos(fen);
+        let mut k = [Move::NONE; 2];
+        walk(&mut p, 1, &mut k);
+    }
 }

@@ -28,7 +28,7 @@ pub(super) const LINE: u8 = DIAGONAL | STRAIGHT;
 crate::progmem! {
     /// By piece code: the [`geometry`] bits from which that man can attack
     /// (a superset: blockers are not looked at). Kings never give check.
-    static REACH: [u8; 16] = {
+    pub(super) static REACH: [u8; 16] = {
         let mut t = [0u8; 16];
         let mut c = 0;
         while c < 2 {
@@ -227,7 +227,7 @@ impl Position {
     /// `from`? One walk out of `king`: the first man met either is such a
     /// slider or shields the king. A discovered check, or a pin.
     #[inline(never)]
-    pub(super) fn uncovers(&self, king: Square, from: Square, to: Square, by: Color) -> bool {
+    pub fn uncovers(&self, king: Square, from: Square, to: Square, by: Color) -> bool {
         let g = geometry(king, from) & LINE;
         if g == 0 {
             return false;
@@ -243,6 +243,27 @@ impl Position {
             if s != from && b != EMPTY {
                 return is_color(b, by) && REACH.get((b & CODE_MASK) as usize) & g != 0;
             }
+        }
+    }
+
+    /// Could some quiet move of the side to move's man on `from` give a
+    /// direct check to the king on `king`? A superset, for the quiescence
+    /// checks stage to skip men cheaply: a pawn only from two or three
+    /// ranks below the king on a next file, a bishop only on the king's
+    /// colour, a king never. (Discovered checks: [`Position::uncovers`].)
+    #[inline(always)]
+    pub fn may_check_directly(&self, from: Square, king: Square) -> bool {
+        let us = self.side;
+        let df = (king & 7).abs_diff(from & 7);
+        let dr = (king >> 4).wrapping_sub(from >> 4);
+        match kind_of(self.board[(from & 0x7F) as usize]) {
+            PAWN => {
+                let up = if us == Color::White { dr } else { 0u8.wrapping_sub(dr) };
+                df == 1 && up.wrapping_sub(2) <= 1
+            }
+            BISHOP => (df ^ dr) & 1 == 0,
+            KING => false,
+            _ => true,
         }
     }
 

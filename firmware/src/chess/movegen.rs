@@ -9,7 +9,7 @@
 //! Order: pieces in list order (king first), then castling. Promotions come
 //! queen first.
 
-use super::attacks::{geometry, step, DIAGONALS, KNIGHT_JUMPS, ORTHOGONALS};
+use super::attacks::{geometry, step, DIAGONALS, KNIGHT_JUMPS, ORTHOGONALS, REACH};
 use super::chess_move::{promotion_kind, Move, MoveKind};
 use super::piece::*;
 use super::position::Position;
@@ -38,6 +38,9 @@ const SINGLE_PIECE: u8 = 2;
 /// `IN_CHECK` below is valid (computed on the first `next_legal`).
 const CHECK_KNOWN: u8 = 4;
 const IN_CHECK: u8 = 8;
+/// Knights and sliders yield only quiet moves to squares from which they
+/// would attack the enemy king if the line were clear.
+const DIRECT_CHECKS: u8 = 16;
 
 /// Pawn sub-steps, stored in `step`.
 const PAWN_PUSH: u8 = 0;
@@ -87,6 +90,21 @@ impl MoveGen {
     /// (for the king, slot 0, castling too). For staged move picking.
     pub const fn for_slot(slot: u8) -> MoveGen {
         MoveGen::single(slot)
+    }
+
+    /// The quiet moves of the man in slot `slot` that may give a direct
+    /// check: a superset of them for knights and sliders (the squares
+    /// that attack the enemy king's square, blockers not looked at), all
+    /// quiet moves for a pawn. Spares the checks stage the generator
+    /// call and the exact test for most quiet moves.
+    pub const fn direct_checks(slot: u8) -> MoveGen {
+        MoveGen {
+            slot,
+            step: 0,
+            ray: NO_SQUARE,
+            promos: 0,
+            flags: SINGLE_PIECE | DIRECT_CHECKS,
+        }
     }
 
     /// The moves of the man in piece-list slot `slot` (for the king, castling too).
@@ -161,14 +179,17 @@ impl MoveGen {
                     } else {
                         self.step += 1;
                     }
-                    if !captures_only {
+                    if !captures_only
+                        && (self.flags & DIRECT_CHECKS == 0
+                            || geometry(to, pos.lists[us.other().index()][0]) & REACH.get(kind as usize) != 0)
+                    {
                         return Some(Move::new(from, to, MoveKind::Normal, false));
                     }
                     continue;
                 }
                 self.step += 1;
                 self.ray = NO_SQUARE;
-                if !is_color(target, us) {
+                if !is_color(target, us) && self.flags & DIRECT_CHECKS == 0 {
                     return Some(Move::new(from, to, MoveKind::Normal, true));
                 }
             }

@@ -315,8 +315,12 @@ impl Picker {
                         return Some((m, stage));
                     }
                     self.stage = if self.flags & CHECKS != 0 {
-                        self.gen = MoveGen::new();
-                        Stage::Checks
+                        self.slot = 0xFF;
+                        if self.next_checker(pos) {
+                            Stage::Checks
+                        } else {
+                            Stage::Done
+                        }
                     } else if self.flags & QUIESCENCE != 0 {
                         Stage::Done
                     } else {
@@ -392,7 +396,11 @@ impl Picker {
                     }
                 },
                 Stage::Checks => match self.gen.next(pos) {
-                    None => self.stage = Stage::Done,
+                    None => {
+                        if !self.next_checker(pos) {
+                            self.stage = Stage::Done;
+                        }
+                    }
                     Some(m) => {
                         if !m.is_capture()
                             && !m.is_promotion()
@@ -405,6 +413,37 @@ impl Picker {
                     }
                 },
                 Stage::Done => return None,
+            }
+        }
+    }
+
+    /// Checks stage: the generator moves on to the next man after
+    /// `self.slot` that may give check: all the moves of a man that
+    /// uncovers one of our sliders ([`Position::uncovers`]), else those
+    /// that may check directly ([`MoveGen::direct_checks`]) of a man that
+    /// can ([`Position::may_check_directly`]). False when none is left.
+    #[inline(never)]
+    fn next_checker(&mut self, pos: &Position) -> bool {
+        let us = pos.side_to_move();
+        let list = pos.piece_list(us);
+        let king = pos.king_square(us.other());
+        loop {
+            self.slot = self.slot.wrapping_add(1);
+            if self.slot >= 16 {
+                return false;
+            }
+            let from = list[self.slot as usize & 15];
+            if from == NO_SQUARE {
+                continue;
+            }
+            if pos.uncovers(king, from, NO_SQUARE, us) {
+                // Any move off the line checks.
+                self.gen = MoveGen::for_slot(self.slot);
+                return true;
+            }
+            if pos.may_check_directly(from, king) {
+                self.gen = MoveGen::direct_checks(self.slot);
+                return true;
             }
         }
     }
