@@ -3,28 +3,16 @@
 //! one legal move (the book keeps only a key of each move, see
 //! `firmware::book`), and `Game::book_move` plays those moves.
 
+#[path = "engine_common.rs"]
+mod common;
+use common::{coord, legal_moves};
 use firmware::book::{book, Key, Move as BookMove};
 use firmware::chess::square::to_index64;
-use firmware::chess::{Move, MoveGen, Position};
+use firmware::chess::{Move, Position};
 use firmware::game::Game;
 
 fn squares(m: Move) -> BookMove {
     (to_index64(m.from()), to_index64(m.to()))
-}
-
-fn legal_moves(p: &Position) -> Vec<Move> {
-    let mut gen = MoveGen::new();
-    let mut v = Vec::new();
-    while let Some(m) = gen.next_legal(p) {
-        v.push(m);
-    }
-    v
-}
-
-fn coord(m: Move) -> String {
-    let mut buf = [0u8; 5];
-    let n = m.write_coord(&mut buf).expect("fits");
-    String::from_utf8(buf[..n].to_vec()).expect("ASCII")
 }
 
 /// A book position: the moves to it and each candidate's key, weight and
