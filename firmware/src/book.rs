@@ -111,14 +111,6 @@ pub fn book() -> Book<'static, Table<u8, BLOB_LEN>> {
     Book(&BOOK)
 }
 
-/// The key of the book move to play after `history` (the game's moves from
-/// the initial position), chosen among the candidates with probability
-/// proportional to their weights using `random`; `None` when out of book.
-/// The move is the legal move whose [`Book::key`] it is.
-pub fn choose<I: IntoIterator<Item = Move>>(history: I, random: u16) -> Option<Key> {
-    book().choose(history, random)
-}
-
 impl<B: ?Sized + Blob> Book<'_, B> {
     /// Number of book moves (tree edges).
     pub fn moves(&self) -> usize {
@@ -216,7 +208,10 @@ impl<B: ?Sized + Blob> Book<'_, B> {
         }
     }
 
-    /// See [`choose`].
+    /// The key of the book move to play after `history` (the game's moves
+    /// from the initial position), chosen among the candidates with
+    /// probability proportional to their weights using `random`; `None`
+    /// when out of book. The move is the legal move whose [`Book::key`] it is.
     pub fn choose<I: IntoIterator<Item = Move>>(&self, history: I, random: u16) -> Option<Key> {
         let list = self.position(history)?;
         // First pass: the total weight (nothing is chosen with r = MAX);
@@ -389,7 +384,7 @@ mod tests {
     #[test]
     fn out_of_book_is_none() {
         let b = book();
-        assert_eq!(choose(line("a2a4 h7h5 h2h4 a7a5"), 0), None);
+        assert_eq!(b.choose(line("a2a4 h7h5 h2h4 a7a5"), 0), None);
         assert_eq!(b.choose(line("e2e4 e7e5 e1e2"), 0), None);
         assert_eq!(b.choose(line("e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6 e1g1 f7f6 d2d4 e5d4 f3d4 c6c5 a2a3"), 3), None);
         assert_eq!(b.choose([(64, 0)], 0), None);
