@@ -6,6 +6,8 @@ use common::*;
 use firmware::chess::{Move, MoveGen, MoveKind, Position};
 use firmware::engine::picker::{Picker, Stage};
 use firmware::engine::see;
+use firmware::chess::piece::{kind_of, PAWN};
+use firmware::chess::square::rank_of;
 
 fn pseudo(p: &Position) -> Vec<Move> {
     let mut g = MoveGen::new();
@@ -20,10 +22,13 @@ fn check(p: &Position, main: Move, killers: [Move; 2]) {
     let mut want = pseudo(p);
     want.sort_by_key(|m| m.0);
     let mut got = Vec::new();
+    let mut stages = Vec::new();
     let mut pk = Picker::new(main, true);
-    while let Some((m, _)) = pk.next(p, &killers) {
+    while let Some((m, stage)) = pk.next(p, &killers) {
         got.push(m);
+        stages.push(stage);
     }
+    check_restricted_quiets(p, main, killers, &got, &stages);
     let mut sorted = got.clone();
     sorted.sort_by_key(|m| m.0);
     assert_eq!(
@@ -78,6 +83,45 @@ fn check(p: &Position, main: Move, killers: [Move; 2]) {
             .collect();
         expect.sort();
         assert_eq!(checks, expect, "checks stage in {}", fen_of(p));
+    }
+}
+
+/// The search's futility and late-move pruning, once set in during the
+/// hanging-men or quiet stage, lets the picker skip the quiet moves that
+/// cannot give check or push a pawn to the 7th
+/// ([`Picker::restrict_quiets`]): from any such point on, the picker must
+/// still yield, in the same order, every legal move the search would
+/// not prune, and nothing it did not yield before.
+fn check_restricted_quiets(p: &Position, main: Move, killers: [Move; 2], got: &[Move], stages: &[Stage]) {
+    let late: Vec<usize> = (0..got.len()).filter(|&i| matches!(stages[i], Stage::Hanging | Stage::Quiets)).collect();
+    let Some(&last) = late.last() else { return };
+    let seventh = if p.side_to_move() == firmware::chess::Color::White { 6 } else { 1 };
+    let prunable = |m: Move| {
+        matches!(m.kind(), MoveKind::Normal | MoveKind::DoublePush)
+            && !m.is_capture()
+            && !p.gives_check(m)
+            && (kind_of(p.piece_at(m.from())) != PAWN || rank_of(m.to()) != seventh)
+    };
+    for cut in [late[0], late[late.len() / 2], last] {
+        let mut pk = Picker::new(main, true);
+        for _ in 0..=cut {
+            pk.next(p, &killers);
+        }
+        pk.restrict_quiets();
+        let mut rest = Vec::new();
+        while let Some((m, _)) = pk.next(p, &killers) {
+            rest.push(m);
+        }
+        let before = &got[cut + 1..];
+        let mut it = before.iter();
+        for m in &rest {
+            assert!(it.any(|x| x == m), "restricted picker: {} out of order or new in {}", coord(*m), fen_of(p));
+        }
+        for m in before {
+            if p.is_legal(*m) && !prunable(*m) {
+                assert!(rest.contains(m), "restricted picker dropped {} in {}", coord(*m), fen_of(p));
+            }
+        }
     }
 }
 

@@ -41,6 +41,9 @@ const IN_CHECK: u8 = 8;
 /// Knights and sliders yield only quiet moves to squares from which they
 /// would attack the enemy king if the line were clear.
 const DIRECT_CHECKS: u8 = 16;
+/// Only the quiet moves that may give check or push a pawn to the 7th
+/// ([`MoveGen::restrict_to_checks`]).
+const CHECKS_ONLY: u8 = 32;
 
 /// Pawn sub-steps, stored in `step`.
 const PAWN_PUSH: u8 = 0;
@@ -92,19 +95,35 @@ impl MoveGen {
         MoveGen::single(slot)
     }
 
-    /// The quiet moves of the man in slot `slot` that may give a direct
-    /// check: a superset of them for knights and sliders (the squares
-    /// that attack the enemy king's square, blockers not looked at), all
-    /// quiet moves for a pawn. Spares the checks stage the generator
-    /// call and the exact test for most quiet moves.
-    pub const fn direct_checks(slot: u8) -> MoveGen {
+    /// The quiet moves that may give check or push a pawn to the 7th
+    /// rank, and a few others ([`MoveGen::restrict_to_checks`]), for
+    /// the quiescence checks stage.
+    pub const fn quiet_checks() -> MoveGen {
         MoveGen {
-            slot,
+            slot: 0,
             step: 0,
             ray: NO_SQUARE,
             promos: 0,
-            flags: SINGLE_PIECE | DIRECT_CHECKS,
+            flags: CHECKS_ONLY,
         }
+    }
+
+    /// From now on, of the quiet moves only those that may give check
+    /// (direct or discovered) or push a pawn to the 7th rank or promote:
+    /// a superset of the quiet moves that the search does not prune once
+    /// futility or late-move pruning has set in. Each man's filter is
+    /// chosen when it is reached: all its moves if it uncovers a slider on
+    /// the enemy king, none for our king otherwise, for knights and
+    /// sliders only the squares on the king's lines ([`DIRECT_CHECKS`]),
+    /// for a pawn all or none; the man being expanded keeps all its moves. Castling is dropped, and captures of the
+    /// filtered men. The order of the moves left is unchanged.
+    pub fn restrict_to_checks(&mut self) {
+        self.flags |= CHECKS_ONLY;
+    }
+
+    /// Does [`MoveGen::restrict_to_checks`] hold?
+    pub fn is_restricted(&self) -> bool {
+        self.flags & CHECKS_ONLY != 0
     }
 
     /// The moves of the man in piece-list slot `slot` (for the king, castling too).
@@ -133,7 +152,7 @@ impl MoveGen {
                 return Some(Move::new(from, to, kind, capture));
             }
             if self.slot >= CASTLING {
-                if self.slot == CASTLING && !captures_only {
+                if self.slot == CASTLING && self.flags & (CAPTURES_ONLY | CHECKS_ONLY) == 0 {
                     if let Some(m) = self.next_castle(pos) {
                         return Some(m);
                     }
@@ -148,6 +167,16 @@ impl MoveGen {
             }
             let byte = pos.board[(from & 0x7F) as usize];
             let kind = kind_of(byte);
+            // A man's filter is chosen as it starts; the one being expanded
+            // when the restriction came keeps all its moves.
+            if self.flags & CHECKS_ONLY != 0
+                && self.step == 0
+                && self.ray == NO_SQUARE
+                && !self.choose_checks_filter(pos, from, kind)
+            {
+                self.next_piece();
+                continue;
+            }
             if kind == PAWN {
                 if let Some(m) = self.next_pawn(pos, from) {
                     return Some(m);
@@ -209,6 +238,27 @@ impl MoveGen {
             }
         }
         None
+    }
+
+    /// [`MoveGen::restrict_to_checks`]: the filter of the man on `from`;
+    /// false = none of its quiet moves can check or reach the 7th.
+    #[inline(never)]
+    fn choose_checks_filter(&mut self, pos: &Position, from: Square, kind: u8) -> bool {
+        self.flags &= !DIRECT_CHECKS;
+        let us = pos.side;
+        let king = pos.lists[us.other().index()][0];
+        if pos.uncovers(king, from, NO_SQUARE, us) {
+            return true;
+        }
+        // False for a king.
+        let mut checks = pos.may_check_directly(from, king);
+        if kind == PAWN {
+            let rank = if us == Color::White { rank_of(from) } else { 7 - rank_of(from) };
+            checks |= rank >= 5;
+        } else {
+            self.flags |= DIRECT_CHECKS;
+        }
+        checks
     }
 
     fn next_piece(&mut self) {

@@ -21,7 +21,9 @@
 //! 17 bytes per ply. Each later stage skips the moves an earlier one already
 //! returned, so no move is tried twice. Quiescence uses stages 2 to 5 only:
 //! losing captures are pruned by their swap-off value; at its first ply a
-//! last stage adds the quiet checks that do not lose the man.
+//! last stage adds the quiet checks that do not lose the man. Once the
+//! search prunes quiet moves at a node, stages 8 and 9 generate only the
+//! ones that may check or reach the 7th ([`Picker::restrict_quiets`]).
 
 use super::eval::{JUMPS, RAYS, VALUE};
 use super::see::{hanging, next_attacker, see, ATTACKER_END};
@@ -315,12 +317,8 @@ impl Picker {
                         return Some((m, stage));
                     }
                     self.stage = if self.flags & CHECKS != 0 {
-                        self.slot = 0xFF;
-                        if self.next_checker(pos) {
-                            Stage::Checks
-                        } else {
-                            Stage::Done
-                        }
+                        self.gen = MoveGen::quiet_checks();
+                        Stage::Checks
                     } else if self.flags & QUIESCENCE != 0 {
                         Stage::Done
                     } else {
@@ -363,7 +361,7 @@ impl Picker {
                 Stage::Hanging => {
                     let idx = self.cursor as usize;
                     if idx >= 2 || self.hang[idx] == 0 {
-                        self.gen = MoveGen::new();
+                        self.gen = self.carry_restriction(MoveGen::new());
                         self.stage = Stage::Quiets;
                         continue;
                     }
@@ -371,7 +369,7 @@ impl Picker {
                         None => {
                             self.cursor += 1;
                             if idx == 0 {
-                                self.gen = MoveGen::for_slot(self.hang[1]);
+                                self.gen = self.carry_restriction(MoveGen::for_slot(self.hang[1]));
                             }
                         }
                         Some(m) => {
@@ -396,11 +394,7 @@ impl Picker {
                     }
                 },
                 Stage::Checks => match self.gen.next(pos) {
-                    None => {
-                        if !self.next_checker(pos) {
-                            self.stage = Stage::Done;
-                        }
-                    }
+                    None => self.stage = Stage::Done,
                     Some(m) => {
                         if !m.is_capture()
                             && !m.is_promotion()
@@ -417,35 +411,26 @@ impl Picker {
         }
     }
 
-    /// Checks stage: the generator moves on to the next man after
-    /// `self.slot` that may give check: all the moves of a man that
-    /// uncovers one of our sliders ([`Position::uncovers`]), else those
-    /// that may check directly ([`MoveGen::direct_checks`]) of a man that
-    /// can ([`Position::may_check_directly`]). False when none is left.
-    #[inline(never)]
-    fn next_checker(&mut self, pos: &Position) -> bool {
-        let us = pos.side_to_move();
-        let list = pos.piece_list(us);
-        let king = pos.king_square(us.other());
-        loop {
-            self.slot = self.slot.wrapping_add(1);
-            if self.slot >= 16 {
-                return false;
-            }
-            let from = list[self.slot as usize & 15];
-            if from == NO_SQUARE {
-                continue;
-            }
-            if pos.uncovers(king, from, NO_SQUARE, us) {
-                // Any move off the line checks.
-                self.gen = MoveGen::for_slot(self.slot);
-                return true;
-            }
-            if pos.may_check_directly(from, king) {
-                self.gen = MoveGen::direct_checks(self.slot);
-                return true;
-            }
+    /// Full-width search, once futility or late-move pruning has set in at
+    /// this node (it only spreads: more moves tried, a better best): the
+    /// quiet moves left to come are pruned unless they give check or push
+    /// a pawn to the 7th, so the generator of the hanging-men and quiet
+    /// stages skips the others ([`MoveGen::restrict_to_checks`]). The
+    /// moves returned, and their order, are those the search would not
+    /// prune, as before; the others are no longer generated and tested.
+    pub fn restrict_quiets(&mut self) {
+        if matches!(self.stage, Stage::Hanging | Stage::Quiets) {
+            self.gen.restrict_to_checks();
         }
+    }
+
+    /// A new generator of the hanging-men or quiet stage keeps
+    /// [`Picker::restrict_quiets`].
+    fn carry_restriction(&self, mut gen: MoveGen) -> MoveGen {
+        if self.gen.is_restricted() {
+            gen.restrict_to_checks();
+        }
+        gen
     }
 
     fn begin_captures(&mut self, stage: Stage) {

@@ -694,6 +694,8 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 && !self.pos.gives_check(m)
                 && !self.pawn_to_seventh(m)
             {
+                // So will all the later quiet moves that do not check.
+                self.e.plies[p].picker.restrict_quiets();
                 continue;
             }
             let pawn_ending = self.make(p, m);
