@@ -550,6 +550,20 @@ impl Picker {
             Color::White => (6, 16),
             Color::Black => (1, 0u8.wrapping_sub(16)),
         };
+        if self.slot == 1 {
+            // Most nodes have no pawn on the 7th: the pawn files tell at
+            // once, without the walk over the piece list.
+            let files = pos.pawn_files(us);
+            let mut any = 0u8;
+            let mut f = 0u8;
+            while f < 8 {
+                any |= files[f as usize];
+                f += 1;
+            }
+            if any & (1 << seventh) == 0 {
+                return None;
+            }
+        }
         let list = pos.piece_list(us);
         while (self.slot as usize) < 16 {
             let from = list[self.slot as usize];
