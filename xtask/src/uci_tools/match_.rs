@@ -75,7 +75,8 @@ impl Reference {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Games to play (each opening twice, colours swapped; rounded up to even)
+    /// Games to play (each opening twice, colours swapped; rounded up to
+    /// even; at most twice the number of openings, 64)
     #[arg(long, default_value_t = 12)]
     games: usize,
     /// The firmware's time per move, in ms of emulated time
@@ -109,7 +110,11 @@ pub struct Args {
     jobs: usize,
 }
 
-/// Short opening lines, each played once with each colour.
+/// Short opening lines of main-line theory, each played once with each
+/// colour. Both engines are deterministic (the firmware's clock is
+/// emulated, the reference searches fixed nodes or depth), so a game
+/// played again from the same opening with the same colours is the same
+/// game: a match has at most two games per line ([`max_games`]).
 pub const OPENINGS: &[(&str, &str)] = &[
     ("Ruy Lopez", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"),
     ("Queen's Gambit Declined", "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6"),
@@ -119,7 +124,37 @@ pub const OPENINGS: &[(&str, &str)] = &[
     ("Caro-Kann", "e2e4 c7c6 d2d4 d7d5 e4e5 c8f5"),
     ("English", "c2c4 e7e5 b1c3 g8f6 g2g3 d7d5"),
     ("Italian", "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 c2c3 g8f6"),
+    ("Slav", "d2d4 d7d5 c2c4 c7c6 g1f3 g8f6 b1c3 d5c4"),
+    ("Nimzo-Indian", "d2d4 g8f6 c2c4 e7e6 b1c3 f8b4 e2e3 e8g8"),
+    ("Queen's Indian", "d2d4 g8f6 c2c4 e7e6 g1f3 b7b6 g2g3 c8b7"),
+    ("Gruenfeld", "d2d4 g8f6 c2c4 g7g6 b1c3 d7d5 c4d5 f6d5 e2e4 d5c3 b2c3"),
+    ("Sicilian Dragon", "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 g7g6"),
+    ("Sicilian Taimanov", "e2e4 c7c5 g1f3 e7e6 d2d4 c5d4 f3d4 b8c6 b1c3 d8c7"),
+    ("Sicilian Sveshnikov", "e2e4 c7c5 g1f3 b8c6 d2d4 c5d4 f3d4 g8f6 b1c3 e7e5"),
+    ("Sicilian Alapin", "e2e4 c7c5 c2c3 g8f6 e4e5 f6d5 d2d4 c5d4"),
+    ("Scotch", "e2e4 e7e5 g1f3 b8c6 d2d4 e5d4 f3d4 g8f6"),
+    ("Petroff", "e2e4 e7e5 g1f3 g8f6 f3e5 d7d6 e5f3 f6e4"),
+    ("Ruy Lopez, Berlin", "e2e4 e7e5 g1f3 b8c6 f1b5 g8f6 e1g1 f6e4"),
+    ("French Tarrasch", "e2e4 e7e6 d2d4 d7d5 b1d2 c7c5 e4d5 e6d5"),
+    ("French Advance", "e2e4 e7e6 d2d4 d7d5 e4e5 c7c5 c2c3 b8c6"),
+    ("Caro-Kann Classical", "e2e4 c7c6 d2d4 d7d5 b1c3 d5e4 c3e4 c8f5"),
+    ("Pirc", "e2e4 d7d6 d2d4 g8f6 b1c3 g7g6 g1f3 f8g7"),
+    ("Scandinavian", "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5 d2d4 g8f6"),
+    ("Alekhine", "e2e4 g8f6 e4e5 f6d5 d2d4 d7d6 g1f3 c8g4"),
+    ("Dutch Leningrad", "d2d4 f7f5 g2g3 g8f6 f1g2 g7g6 g1f3 f8g7"),
+    ("Modern Benoni", "d2d4 g8f6 c2c4 c7c5 d4d5 e7e6 b1c3 e6d5 c4d5 d7d6"),
+    ("Queen's Gambit Accepted", "d2d4 d7d5 c2c4 d5c4 g1f3 g8f6 e2e3 e7e6 f1c4 c7c5"),
+    ("London", "d2d4 d7d5 c1f4 g8f6 e2e3 c7c5 c2c3 b8c6"),
+    ("Catalan", "d2d4 g8f6 c2c4 e7e6 g2g3 d7d5 f1g2 f8e7 g1f3 e8g8"),
+    ("English, Symmetrical", "c2c4 c7c5 b1c3 b8c6 g2g3 g7g6 f1g2 f8g7"),
+    ("Reti", "g1f3 d7d5 g2g3 g8f6 f1g2 c7c6 e1g1 c8g4"),
 ];
+
+/// The most games a match can play without repeating one: each opening
+/// once with each colour.
+pub fn max_games() -> usize {
+    2 * OPENINGS.len()
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Result3 {
@@ -280,7 +315,7 @@ fn play_numbered(
         *engines = Some((test, reference));
     }
     let (test, reference) = engines.as_mut().expect("started above");
-    let (name, line) = OPENINGS[(g / 2) % OPENINGS.len()];
+    let (name, line) = OPENINGS[g / 2];
     let opening: Vec<String> = line.split_whitespace().map(String::from).collect();
     let color = if g.is_multiple_of(2) { Color::White } else { Color::Black };
     let mut error = None;
@@ -326,6 +361,17 @@ fn play_numbered(
 }
 
 pub fn run(args: Args) -> Result {
+    let games = args.games.div_ceil(2) * 2;
+    if games > max_games() {
+        return Err(format!(
+            "--games {}: at most {} games, each of the {} openings once with each colour (both engines are \
+             deterministic, so more games would repeat earlier ones move for move and only seem to narrow the error)",
+            args.games,
+            max_games(),
+            OPENINGS.len()
+        )
+        .into());
+    }
     let test_cmd = super::engine_under_test(args.engine.as_deref(), args.elf.clone())?;
     let ref_cmd = match (&args.opponent_cmd, args.opponent) {
         (Some(c), _) => super::uci_client::split_command(c),
@@ -337,7 +383,6 @@ pub fn run(args: Args) -> Result {
         (Opponent::Stockfish, Some(d)) => format!("go depth {d}"),
         (Opponent::Stockfish, None) => format!("go nodes {}", args.nodes),
     };
-    let games = args.games.div_ceil(2) * 2;
     println!(
         "== match: {games} games, {} (go movetime {}) vs {} ({limit}), {} at once",
         test_cmd.join(" "),
@@ -412,8 +457,10 @@ mod tests {
     }
 
     #[test]
-    fn openings_are_legal() {
+    fn openings_are_legal_and_distinct() {
+        let mut seen = std::collections::HashSet::new();
         for (name, line) in OPENINGS {
+            assert!(seen.insert(*line), "{name} repeats a line");
             let mut pos = Chess::default();
             for m in line.split_whitespace() {
                 let mv = m.parse::<UciMove>().unwrap().to_move(&pos).unwrap_or_else(|_| panic!("{name}: {m}"));
