@@ -369,8 +369,7 @@ pub fn run(args: Args) -> Result {
             args.games,
             max_games(),
             OPENINGS.len()
-        )
-        .into());
+        ));
     }
     let test_cmd = super::engine_under_test(args.engine.as_deref(), args.elf.clone())?;
     let ref_cmd = match (&args.opponent_cmd, args.opponent) {
