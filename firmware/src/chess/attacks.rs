@@ -246,8 +246,9 @@ impl Position {
     }
 
     /// Could some quiet move of the side to move's man on `from` give a
-    /// direct check to the king on `king`? A superset, for the quiescence
-    /// checks stage to skip men cheaply: a pawn only from two or three
+    /// direct check to the king on `king`? A superset, for the generator
+    /// restricted to checks ([`MoveGen::restrict_to_checks`](super::MoveGen::restrict_to_checks))
+    /// to skip men cheaply: a pawn only from two or three
     /// ranks below the king on a next file, a bishop only on the king's
     /// colour, a king never. (Discovered checks: [`Position::uncovers`].)
     #[inline(always)]

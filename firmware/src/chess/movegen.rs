@@ -115,8 +115,9 @@ impl MoveGen {
     /// chosen when it is reached: all its moves if it uncovers a slider on
     /// the enemy king, none for our king otherwise, for knights and
     /// sliders only the squares on the king's lines ([`DIRECT_CHECKS`]),
-    /// for a pawn all or none; the man being expanded keeps all its moves. Castling is dropped, and captures of the
-    /// filtered men. The order of the moves left is unchanged.
+    /// for a pawn all or none; the man being expanded keeps all its moves.
+    /// Castling is dropped, and so are the captures of the filtered men.
+    /// The order of the moves left is unchanged.
     pub fn restrict_to_checks(&mut self) {
         self.flags |= CHECKS_ONLY;
     }

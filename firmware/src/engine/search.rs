@@ -694,7 +694,8 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 && !self.pos.gives_check(m)
                 && !self.pawn_to_seventh(m)
             {
-                // So will all the later quiet moves that do not check.
+                // So will every later quiet move that neither checks nor
+                // reaches the 7th: the picker need not generate them.
                 self.e.plies[p].picker.restrict_quiets();
                 continue;
             }

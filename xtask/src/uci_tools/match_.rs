@@ -360,17 +360,26 @@ fn play_numbered(
     Ok(())
 }
 
-pub fn run(args: Args) -> Result {
-    let games = args.games.div_ceil(2) * 2;
+/// `--games`, rounded up to pairs with colours swapped; refused when
+/// nothing is asked or a game would repeat an earlier one.
+fn game_count(requested: usize) -> Result<usize> {
+    let games = requested.div_ceil(2) * 2;
+    if games == 0 {
+        return Err("--games 0: nothing to play (at least 1, rounded up to a pair with colours swapped)".to_string());
+    }
     if games > max_games() {
         return Err(format!(
-            "--games {}: at most {} games, each of the {} openings once with each colour (both engines are \
+            "--games {requested}: at most {} games, each of the {} openings once with each colour (both engines are \
              deterministic, so more games would repeat earlier ones move for move and only seem to narrow the error)",
-            args.games,
             max_games(),
             OPENINGS.len()
         ));
     }
+    Ok(games)
+}
+
+pub fn run(args: Args) -> Result {
+    let games = game_count(args.games)?;
     let test_cmd = super::engine_under_test(args.engine.as_deref(), args.elf.clone())?;
     let ref_cmd = match (&args.opponent_cmd, args.opponent) {
         (Some(c), _) => super::uci_client::split_command(c),
@@ -453,6 +462,16 @@ mod tests {
         // Many games: about +/- 2.8 * 400 / ln(10) / sqrt(4n) near 50%.
         let st = elo_stats(400, 200, 400);
         assert!((st.error - 19.0).abs() < 3.0, "{st:?}");
+    }
+
+    #[test]
+    fn game_count_pairs_and_refuses_repeats() {
+        assert_eq!(game_count(1), Ok(2));
+        assert_eq!(game_count(12), Ok(12));
+        assert_eq!(game_count(63), Ok(64));
+        assert_eq!(game_count(max_games()), Ok(max_games()));
+        assert!(game_count(0).unwrap_err().contains("nothing to play"));
+        assert!(game_count(max_games() + 1).unwrap_err().contains("would repeat"));
     }
 
     #[test]
