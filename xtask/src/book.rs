@@ -245,6 +245,31 @@ fn fen(pos: &Chess) -> String {
 }
 
 impl Tree {
+    /// Every line to a leaf of the tree, in UCI coordinates, with the
+    /// source line that reached the leaf. The book has no promotions, and
+    /// castling is stored as the king's two-square move, which is UCI's.
+    pub fn leaf_lines(&self) -> Vec<(usize, Vec<String>)> {
+        let name = |s: u8| format!("{}{}", (b'a' + s % 8) as char, (b'1' + s / 8) as char);
+        let mut out = Vec::new();
+        let mut stack = vec![(0usize, Vec::new())];
+        while let Some((id, path)) = stack.pop() {
+            let node = &self.nodes[id];
+            if node.children.is_empty() {
+                if !path.is_empty() {
+                    out.push((node.line, path));
+                }
+                continue;
+            }
+            for &c in node.children.iter().rev() {
+                let (from, to) = self.nodes[c].mv;
+                let mut p = path.clone();
+                p.push(format!("{}{}", name(from), name(to)));
+                stack.push((c, p));
+            }
+        }
+        out
+    }
+
     /// Book moves: the edges of the tree.
     pub fn moves(&self) -> usize {
         self.nodes.len() - 1

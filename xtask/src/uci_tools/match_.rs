@@ -6,6 +6,7 @@
 use super::uci_client::{position_command, UciEngine, XboardEngine};
 use crate::util::Result;
 use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 use std::collections::HashMap;
@@ -108,6 +109,44 @@ pub struct Args {
     /// reference searches a fixed number of nodes (or a fixed depth).
     #[arg(long, default_value_t = 1)]
     jobs: usize,
+    /// Play the engine built for this machine (`cargo xtask host-engine`),
+    /// its clock at `--host-nps`, instead of the firmware in the emulator:
+    /// the same search, hundreds of times faster (A/B tests)
+    #[arg(long, conflicts_with_all = ["engine", "elf"])]
+    host: bool,
+    /// The host engine's clock speed (the AVR image's nps)
+    #[arg(long, default_value_t = super::host_engine::DEFAULT_NPS, requires = "host")]
+    host_nps: u32,
+    /// The opening set: 32 main lines, or every line of the opening book
+    /// (assets/book.txt, over 500, for long host matches)
+    #[arg(long, value_enum, default_value_t = OpeningSet::Main)]
+    openings: OpeningSet,
+    /// Also write every game to this PGN file (SAN moves, the opening, how
+    /// it ended), each as soon as it is finished
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OpeningSet {
+    /// The 32 main lines below
+    Main,
+    /// Every line of the opening book, to its end
+    Book,
+}
+
+/// The openings of a set: (name, UCI moves).
+pub fn openings(set: OpeningSet) -> Result<Vec<(String, Vec<String>)>> {
+    let split = |line: &str| line.split_whitespace().map(String::from).collect::<Vec<_>>();
+    match set {
+        OpeningSet::Main => Ok(OPENINGS.iter().map(|(name, line)| (name.to_string(), split(line))).collect()),
+        OpeningSet::Book => {
+            let path = crate::book::source_path();
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let tree = crate::book::parse("book.txt", &text)?;
+            Ok(tree.leaf_lines().into_iter().map(|(line, moves)| (format!("book.txt:{line}"), moves)).collect())
+        }
+    }
 }
 
 /// Short opening lines of main-line theory, each played once with each
@@ -150,11 +189,6 @@ pub const OPENINGS: &[(&str, &str)] = &[
     ("Reti", "g1f3 d7d5 g2g3 g8f6 f1g2 c7c6 e1g1 c8g4"),
 ];
 
-/// The most games a match can play without repeating one: each opening
-/// once with each colour.
-pub fn max_games() -> usize {
-    2 * OPENINGS.len()
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Result3 {
@@ -170,15 +204,18 @@ struct GameEnd {
     plies: usize,
 }
 
+/// Plays one game from `opening`; `moves` receives every move played
+/// (the opening's too), also when an engine fails.
 fn play_game(
     test: &mut UciEngine,
     reference: &mut Reference,
     opening: &[String],
     test_color: Color,
     args: &Args,
+    moves: &mut Vec<String>,
 ) -> std::result::Result<GameEnd, (Color, String, usize)> {
     let mut pos = Chess::default();
-    let mut moves: Vec<String> = Vec::new();
+    moves.clear();
     for m in opening {
         let uci: UciMove = m.parse().map_err(|_| (Color::White, format!("bad opening move {m}"), 0))?;
         let mv = uci.to_move(&pos).map_err(|_| (Color::White, format!("illegal opening move {m}"), 0))?;
@@ -223,10 +260,10 @@ fn play_game(
         }
         let mover = pos.turn();
         let searched = if mover == test_color {
-            let position = position_command(None, &moves);
+            let position = position_command(None, moves);
             test.search(&position, &format!("go movetime {}", args.movetime), timeout_test).map(|r| r.best)
         } else {
-            reference.best_move(&moves, args)
+            reference.best_move(moves, args)
         };
         let best = searched.map_err(|e| (mover, e, moves.len()))?;
         if best == "resign" {
@@ -293,15 +330,19 @@ struct Tally {
     errors: Vec<String>,
     /// The engines' names, from the first pair started.
     names: Option<(String, String)>,
+    /// `--pgn`: the file and its name, for messages.
+    pgn: Option<(std::fs::File, PathBuf)>,
 }
 
 /// Plays game `g` (0-based) of `games` with this job's engines (started on
 /// first use; the one that fails a game loses it and is started afresh) and
 /// prints its line with the running score. An engine that cannot be started
 /// at all is the only error.
+#[allow(clippy::too_many_arguments)]
 fn play_numbered(
     g: usize,
     games: usize,
+    openings: &[(String, Vec<String>)],
     engines: &mut Option<(UciEngine, Reference)>,
     test_cmd: &[String],
     ref_cmd: &[String],
@@ -315,11 +356,11 @@ fn play_numbered(
         *engines = Some((test, reference));
     }
     let (test, reference) = engines.as_mut().expect("started above");
-    let (name, line) = OPENINGS[g / 2];
-    let opening: Vec<String> = line.split_whitespace().map(String::from).collect();
+    let (name, opening) = &openings[g / 2];
     let color = if g.is_multiple_of(2) { Color::White } else { Color::Black };
     let mut error = None;
-    let (result, why, plies) = match play_game(test, reference, &opening, color, args) {
+    let mut moves = Vec::new();
+    let (result, why, plies) = match play_game(test, reference, opening, color, args, &mut moves) {
         Ok(e) => (e.result, e.why, e.plies),
         Err((culprit, e, plies)) => {
             let culprit_is_test = culprit == color;
@@ -346,6 +387,16 @@ fn play_numbered(
         Result3::Loss => t.l += 1,
     }
     t.errors.extend(error);
+    let t = &mut *t;
+    if let Some((file, path)) = t.pgn.as_mut() {
+        let (test_name, ref_name) = t.names.clone().unwrap_or_default();
+        let (white, black) = if color == Color::White { (test_name, ref_name) } else { (ref_name, test_name) };
+        let game = PgnGame { round: g + 1, white: &white, black: &black, opening: name, moves: &moves, result: score, termination: &why };
+        use std::io::Write;
+        file.write_all(game.to_pgn().as_bytes())
+            .and_then(|()| file.flush())
+            .map_err(|e| format!("--pgn {}: cannot write game {}: {e}", path.display(), g + 1))?;
+    }
     // Printed under the lock: the running score matches the line.
     println!(
         "game {:>3}/{games}: {:<24} {} {:<7} {why}, {plies} plies   (+{} ={} -{})",
@@ -360,27 +411,96 @@ fn play_numbered(
     Ok(())
 }
 
+/// One finished game, for the `--pgn` file.
+struct PgnGame<'a> {
+    round: usize,
+    white: &'a str,
+    black: &'a str,
+    opening: &'a str,
+    /// UCI moves from the initial position, all legal.
+    moves: &'a [String],
+    /// "1-0", "0-1" or "1/2-1/2".
+    result: &'a str,
+    termination: &'a str,
+}
+
+impl PgnGame<'_> {
+    /// The game in PGN export format: the seven-tag roster plus the
+    /// opening and how the game ended, SAN moves with check marks, lines of
+    /// at most 80 characters, a blank line after.
+    fn to_pgn(&self) -> String {
+        let tag = |name: &str, value: &str| format!("[{name} \"{}\"]\n", value.replace('\\', "\\\\").replace('"', "\\\""));
+        let mut out = String::new();
+        out += &tag("Event", "cargo xtask match");
+        out += &tag("Site", "?");
+        out += &tag("Date", "????.??.??");
+        out += &tag("Round", &self.round.to_string());
+        out += &tag("White", self.white);
+        out += &tag("Black", self.black);
+        out += &tag("Result", self.result);
+        out += &tag("Opening", self.opening);
+        out += &tag("PlyCount", &self.moves.len().to_string());
+        out += &tag("Termination", self.termination);
+        out.push('\n');
+        let mut pos = Chess::default();
+        let mut tokens = Vec::new();
+        for (i, m) in self.moves.iter().enumerate() {
+            let Some(mv) = m.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
+                // Cannot happen: every move was checked when played.
+                tokens.push(format!("{{illegal move {m}}}"));
+                break;
+            };
+            if i % 2 == 0 {
+                tokens.push(format!("{}.", i / 2 + 1));
+            }
+            tokens.push(SanPlus::from_move_and_play_unchecked(&mut pos, mv).to_string());
+        }
+        tokens.push(self.result.to_string());
+        let mut line = String::new();
+        for t in tokens {
+            if !line.is_empty() && line.len() + 1 + t.len() > 80 {
+                out += &line;
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line += &t;
+        }
+        out += &line;
+        out += "\n\n";
+        out
+    }
+}
+
 /// `--games`, rounded up to pairs with colours swapped; refused when
-/// nothing is asked or a game would repeat an earlier one.
-fn game_count(requested: usize) -> Result<usize> {
+/// nothing is asked or a game would repeat an earlier one (each of the
+/// `openings` is played once with each colour).
+fn game_count(requested: usize, openings: usize) -> Result<usize> {
     let games = requested.div_ceil(2) * 2;
     if games == 0 {
         return Err("--games 0: nothing to play (at least 1, rounded up to a pair with colours swapped)".to_string());
     }
-    if games > max_games() {
+    if games > 2 * openings {
         return Err(format!(
-            "--games {requested}: at most {} games, each of the {} openings once with each colour (both engines are \
+            "--games {requested}: at most {} games, each of the {openings} openings once with each colour (both engines are \
              deterministic, so more games would repeat earlier ones move for move and only seem to narrow the error)",
-            max_games(),
-            OPENINGS.len()
+            2 * openings,
         ));
     }
     Ok(games)
 }
 
 pub fn run(args: Args) -> Result {
-    let games = game_count(args.games)?;
-    let test_cmd = super::engine_under_test(args.engine.as_deref(), args.elf.clone())?;
+    let openings = openings(args.openings)?;
+    let games = game_count(args.games, openings.len())?;
+    let test_cmd = if args.host {
+        let exe = std::env::current_exe().map_err(|e| format!("--host: cannot find this xtask binary: {e}"))?;
+        vec![exe.display().to_string(), "host-engine".into(), "--nps".into(), args.host_nps.to_string()]
+    } else {
+        super::engine_under_test(args.engine.as_deref(), args.elf.clone())?
+    };
     let ref_cmd = match (&args.opponent_cmd, args.opponent) {
         (Some(c), _) => super::uci_client::split_command(c),
         (None, Opponent::Stockfish) => vec!["/usr/games/stockfish".to_string()],
@@ -401,11 +521,19 @@ pub fn run(args: Args) -> Result {
     let started = Instant::now();
     let jobs = args.jobs.clamp(1, games);
     let next = AtomicUsize::new(0);
-    let tally = Mutex::new(Tally::default());
+    let pgn = match &args.pgn {
+        Some(path) => Some((
+            std::fs::File::create(path).map_err(|e| format!("--pgn {}: cannot create: {e}", path.display()))?,
+            path.clone(),
+        )),
+        None => None,
+    };
+    let tally = Mutex::new(Tally { pgn, ..Tally::default() });
     let fatal: Mutex<Option<String>> = Mutex::new(None);
     std::thread::scope(|scope| {
         for _ in 0..jobs {
-            let (next, tally, fatal, args, test_cmd, ref_cmd) = (&next, &tally, &fatal, &args, &test_cmd, &ref_cmd);
+            let (next, tally, fatal, args, test_cmd, ref_cmd, openings) =
+                (&next, &tally, &fatal, &args, &test_cmd, &ref_cmd, &openings);
             scope.spawn(move || {
                 let mut engines: Option<(UciEngine, Reference)> = None;
                 loop {
@@ -413,7 +541,7 @@ pub fn run(args: Args) -> Result {
                     if g >= games || fatal.lock().unwrap().is_some() {
                         break;
                     }
-                    if let Err(e) = play_numbered(g, games, &mut engines, test_cmd, ref_cmd, args, tally) {
+                    if let Err(e) = play_numbered(g, games, openings, &mut engines, test_cmd, ref_cmd, args, tally) {
                         *fatal.lock().unwrap() = Some(e);
                         break;
                     }
@@ -428,7 +556,7 @@ pub fn run(args: Args) -> Result {
     if let Some(e) = fatal.into_inner().unwrap() {
         return Err(e);
     }
-    let Tally { w, d, l, errors, names } = tally.into_inner().unwrap();
+    let Tally { w, d, l, errors, names, .. } = tally.into_inner().unwrap();
     let (test_name, ref_name) = names.unwrap_or_default();
     let st = elo_stats(w, d, l);
     println!("time: {:.1} s", started.elapsed().as_secs_f64());
@@ -466,12 +594,61 @@ mod tests {
 
     #[test]
     fn game_count_pairs_and_refuses_repeats() {
-        assert_eq!(game_count(1), Ok(2));
-        assert_eq!(game_count(12), Ok(12));
-        assert_eq!(game_count(63), Ok(64));
-        assert_eq!(game_count(max_games()), Ok(max_games()));
-        assert!(game_count(0).unwrap_err().contains("nothing to play"));
-        assert!(game_count(max_games() + 1).unwrap_err().contains("would repeat"));
+        let n = OPENINGS.len();
+        assert_eq!(game_count(1, n), Ok(2));
+        assert_eq!(game_count(12, n), Ok(12));
+        assert_eq!(game_count(63, n), Ok(64));
+        assert_eq!(game_count(2 * n, n), Ok(2 * n));
+        assert!(game_count(0, n).unwrap_err().contains("nothing to play"));
+        assert!(game_count(2 * n + 1, n).unwrap_err().contains("would repeat"));
+        assert_eq!(game_count(1000, 500), Ok(1000));
+    }
+
+    #[test]
+    fn pgn_of_a_game() {
+        let moves: Vec<String> = "f2f3 e7e5 g2g4 d8h4".split(' ').map(String::from).collect();
+        let game = PgnGame {
+            round: 3,
+            white: "Prodigy",
+            black: "Stock\"fish",
+            opening: "Fool's",
+            moves: &moves,
+            result: "0-1",
+            termination: "checkmate",
+        };
+        let pgn = game.to_pgn();
+        assert!(pgn.contains("[Round \"3\"]\n[White \"Prodigy\"]\n[Black \"Stock\\\"fish\"]\n[Result \"0-1\"]\n"), "{pgn}");
+        assert!(pgn.contains("[PlyCount \"4\"]\n[Termination \"checkmate\"]\n\n"), "{pgn}");
+        assert!(pgn.ends_with("\n1. f3 e5 2. g4 Qh4# 0-1\n\n"), "{pgn}");
+        // Long games wrap at 80 columns, between moves.
+        let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let long: Vec<String> = shuffle.iter().cycle().take(40).map(|m| m.to_string()).collect();
+        let pgn = PgnGame { moves: &long, result: "1/2-1/2", ..game }.to_pgn();
+        let body: Vec<&str> = pgn.lines().skip_while(|l| !l.is_empty()).skip(1).take_while(|l| !l.is_empty()).collect();
+        assert!(body.len() >= 3 && body.iter().all(|l| l.len() <= 80), "{pgn}");
+        assert!(body[0].starts_with("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3"), "{pgn}");
+        assert!(body.last().unwrap().ends_with("20. Ng1 Ng8 1/2-1/2"), "{pgn}");
+        assert_eq!(body.join(" ").split(' ').count(), 20 + 40 + 1, "{pgn}");
+    }
+
+    #[test]
+    fn book_openings_are_legal_and_distinct() {
+        let set = openings(OpeningSet::Book).unwrap();
+        assert!(set.len() > 400, "{}", set.len());
+        let mut seen = std::collections::HashSet::new();
+        for (name, line) in &set {
+            assert!(line.len() >= 8, "{name}: {line:?}");
+            assert!(seen.insert(line.clone()), "{name} repeats a line");
+            let mut pos = Chess::default();
+            for m in line {
+                let mv = m.parse::<UciMove>().unwrap().to_move(&pos).unwrap_or_else(|_| panic!("{name}: {m}"));
+                pos.play_unchecked(mv);
+            }
+        }
+        // No line is the beginning of another: each ends where the book does.
+        for (name, line) in &set {
+            assert!(!set.iter().any(|(_, other)| other.len() > line.len() && other.starts_with(line)), "{name}");
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! `cargo xtask suite` and `cargo xtask match`: the firmware, through the
 //! `board-sim uci` bridge, on test positions and against a reference engine.
 
+pub mod host_engine;
 pub mod match_;
 pub mod suite;
 pub mod uci_client;
