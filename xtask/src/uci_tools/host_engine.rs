@@ -232,7 +232,7 @@ mod tests {
         let nodes = |nps: u32| -> u32 {
             let out = session("position startpos\ngo movetime 2000\n", nps);
             assert_eq!(bestmoves(&out).len(), 1, "{out}");
-            let last = out.lines().filter(|l| l.starts_with("info depth")).next_back().unwrap_or_else(|| panic!("{out}"));
+            let last = out.lines().rfind(|l| l.starts_with("info depth")).unwrap_or_else(|| panic!("{out}"));
             let time: u32 = last.split_whitespace().skip_while(|w| *w != "time").nth(1).unwrap().parse().unwrap();
             assert!(time <= 2000, "{out}");
             last.split_whitespace().skip_while(|w| *w != "nodes").nth(1).unwrap().parse().unwrap()
