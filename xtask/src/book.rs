@@ -249,7 +249,7 @@ impl Tree {
     /// source line that reached the leaf. The book has no promotions, and
     /// castling is stored as the king's two-square move, which is UCI's.
     pub fn leaf_lines(&self) -> Vec<(usize, Vec<String>)> {
-        let name = |s: u8| format!("{}{}", (b'a' + s % 8) as char, (b'1' + s / 8) as char);
+        let name = |s: u8| shakmaty::Square::new(s as u32).to_string();
         let mut out = Vec::new();
         let mut stack = vec![(0usize, Vec::new())];
         while let Some((id, path)) = stack.pop() {
@@ -544,6 +544,12 @@ pub fn decode(blob: &[u8]) -> Result<Vec<(usize, u8, u8, u8)>> {
 }
 
 // ---------------------------------------------------------------- build
+
+/// The tree of `assets/book.txt`.
+pub fn source_tree() -> Result<Tree> {
+    let (path, text) = read_source()?;
+    parse(&path.display().to_string(), &text)
+}
 
 pub fn build_blob() -> Result<(Tree, Vec<u8>)> {
     let (path, text) = read_source()?;

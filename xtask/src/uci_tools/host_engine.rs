@@ -127,6 +127,10 @@ fn parse_go(rest: &str) -> Result<SearchLimits, String> {
         }
         i += 2;
     }
+    // Nothing can stop a search here but its own limits.
+    if limits.depth == 0 && limits.nodes == 0 && !limits.is_timed() {
+        return Err("needs a limit: movetime, nodes, depth or wtime/btime".into());
+    }
     Ok(limits)
 }
 
@@ -203,7 +207,7 @@ mod tests {
         let out = session(
             "uci\nisready\nposition startpos moves e2e4 e7e5\ngo depth 3\n\
              position startpos moves e2e5\ngo depth 1\n\
-             position fen not a fen\nfrobnicate\ngo sideways 3\n\
+             position fen not a fen\nfrobnicate\ngo sideways 3\ngo\ngo depth 0\n\
              position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo depth 3\nquit\ngo depth 1\n",
             DEFAULT_NPS,
         );
@@ -221,6 +225,7 @@ mod tests {
         assert!(out.contains("error: position: bad FEN"), "{out}");
         assert!(out.contains("unknown command `frobnicate`"), "{out}");
         assert!(out.contains("unknown `go` argument `sideways`"), "{out}");
+        assert_eq!(out.matches("error: go: needs a limit").count(), 2, "{out}");
         // Back-rank mate found; nothing after quit.
         assert_eq!(best[2], "a1a8", "{out}");
         assert!(out.contains("score mate 1"), "{out}");

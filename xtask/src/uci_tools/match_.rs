@@ -1,5 +1,6 @@
-//! `cargo xtask match`: the firmware (through `board-sim uci`) against a
-//! reference engine, alternating colours over a set of openings, every move
+//! `cargo xtask match`: the firmware (through `board-sim uci`), or with
+//! `--host` the same engine built for this machine, against a reference
+//! engine, alternating colours over a set of openings, every move
 //! checked and every game adjudicated by the rules (shakmaty); prints the
 //! score and the Elo difference with its 95% error.
 
@@ -141,9 +142,7 @@ pub fn openings(set: OpeningSet) -> Result<Vec<(String, Vec<String>)>> {
     match set {
         OpeningSet::Main => Ok(OPENINGS.iter().map(|(name, line)| (name.to_string(), split(line))).collect()),
         OpeningSet::Book => {
-            let path = crate::book::source_path();
-            let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let tree = crate::book::parse("book.txt", &text)?;
+            let tree = crate::book::source_tree()?;
             Ok(tree.leaf_lines().into_iter().map(|(line, moves)| (format!("book.txt:{line}"), moves)).collect())
         }
     }
@@ -188,7 +187,6 @@ pub const OPENINGS: &[(&str, &str)] = &[
     ("English, Symmetrical", "c2c4 c7c5 b1c3 b8c6 g2g3 g7g6 f1g2 f8g7"),
     ("Reti", "g1f3 d7d5 g2g3 g8f6 f1g2 c7c6 e1g1 c8g4"),
 ];
-
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Result3 {
