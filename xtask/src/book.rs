@@ -249,16 +249,20 @@ impl Tree {
     /// source line that reached the leaf. The book has no promotions, and
     /// castling is stored as the king's two-square move, which is UCI's.
     pub fn leaf_lines(&self) -> Vec<(usize, Vec<String>)> {
+        self.lines(usize::MAX)
+    }
+
+    /// The line to every node of the tree at least `min_ply` moves deep
+    /// (pre-order), and to every leaf however shallow, like
+    /// [`Tree::leaf_lines`]. `usize::MAX`: the leaves only.
+    pub fn lines(&self, min_ply: usize) -> Vec<(usize, Vec<String>)> {
         let name = |s: u8| shakmaty::Square::new(s as u32).to_string();
         let mut out = Vec::new();
         let mut stack = vec![(0usize, Vec::new())];
         while let Some((id, path)) = stack.pop() {
             let node = &self.nodes[id];
-            if node.children.is_empty() {
-                if !path.is_empty() {
-                    out.push((node.line, path));
-                }
-                continue;
+            if !path.is_empty() && (node.children.is_empty() || path.len() >= min_ply) {
+                out.push((node.line, path.clone()));
             }
             for &c in node.children.iter().rev() {
                 let (from, to) = self.nodes[c].mv;

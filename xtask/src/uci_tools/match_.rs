@@ -118,8 +118,9 @@ pub struct Args {
     /// The host engine's clock speed (the AVR image's nps)
     #[arg(long, default_value_t = super::host_engine::DEFAULT_NPS, requires = "host")]
     host_nps: u32,
-    /// The opening set: 32 main lines, or every line of the opening book
-    /// (assets/book.txt, over 500, for long host matches)
+    /// The opening set: 32 main lines, every line of the opening book
+    /// (assets/book.txt, over 400, for long host matches), or every book
+    /// position from the 6th ply on (over 2,000)
     #[arg(long, value_enum, default_value_t = OpeningSet::Main)]
     openings: OpeningSet,
     /// Also write every game to this PGN file (SAN moves, the opening, how
@@ -134,7 +135,14 @@ pub enum OpeningSet {
     Main,
     /// Every line of the opening book, to its end
     Book,
+    /// Every position of the opening book from its 6th ply on (over
+    /// 2,000: finer A/B tests on the host)
+    BookPositions,
 }
+
+/// [`OpeningSet::BookPositions`] starts this many plies in: sooner, the
+/// openings are few and shared by most games.
+const BOOK_POSITIONS_FROM: usize = 6;
 
 /// The openings of a set: (name, UCI moves).
 pub fn openings(set: OpeningSet) -> Result<Vec<(String, Vec<String>)>> {
@@ -144,6 +152,14 @@ pub fn openings(set: OpeningSet) -> Result<Vec<(String, Vec<String>)>> {
         OpeningSet::Book => {
             let tree = crate::book::source_tree()?;
             Ok(tree.leaf_lines().into_iter().map(|(line, moves)| (format!("book.txt:{line}"), moves)).collect())
+        }
+        OpeningSet::BookPositions => {
+            let tree = crate::book::source_tree()?;
+            Ok(tree
+                .lines(BOOK_POSITIONS_FROM)
+                .into_iter()
+                .map(|(line, moves)| (format!("book.txt:{line} ply {}", moves.len()), moves))
+                .collect())
         }
     }
 }
@@ -647,6 +663,22 @@ mod tests {
         for (name, line) in &set {
             assert!(!set.iter().any(|(_, other)| other.len() > line.len() && other.starts_with(line)), "{name}");
         }
+    }
+
+    /// Every book position from the 6th ply on: the leaves among them,
+    /// each line once, each a line of the book.
+    #[test]
+    fn book_positions_extend_the_book_lines() {
+        let leaves = openings(OpeningSet::Book).unwrap();
+        let all = openings(OpeningSet::BookPositions).unwrap();
+        assert!(all.len() > 4 * leaves.len(), "{} of {}", all.len(), leaves.len());
+        let mut seen = std::collections::HashSet::new();
+        for (name, line) in &all {
+            assert!(line.len() >= BOOK_POSITIONS_FROM, "{name}");
+            assert!(seen.insert(line.clone()), "{name} repeats a line");
+            assert!(leaves.iter().any(|(_, leaf)| leaf.starts_with(line)), "{name} is no book line");
+        }
+        assert!(leaves.iter().all(|(_, leaf)| seen.contains(leaf)));
     }
 
     #[test]
