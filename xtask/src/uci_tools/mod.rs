@@ -3,6 +3,7 @@
 
 pub mod host_engine;
 pub mod match_;
+pub mod match_diff;
 pub mod suite;
 pub mod uci_client;
 
