@@ -11,7 +11,7 @@
 //! the emulator then confirms the result on the real image. Like the
 //! firmware's `go` over the serial line, it never plays from the book.
 
-use firmware::chess::{Move, MoveGen, Position};
+use firmware::chess::{Move, NotationError, Position};
 use firmware::engine::{Engine, Score, SearchHost, SearchInfo, SearchLimits, POLL_NODES};
 use std::io::{BufRead, Write};
 
@@ -69,17 +69,6 @@ fn coord(m: Move) -> String {
     String::from_utf8_lossy(&b[..n]).into_owned()
 }
 
-/// The legal move written `text` in coordinates, if any.
-fn find_move(pos: &Position, text: &str) -> Option<Move> {
-    let mut gen = MoveGen::new();
-    while let Some(m) = gen.next_legal(pos) {
-        if coord(m) == text {
-            return Some(m);
-        }
-    }
-    None
-}
-
 /// `position startpos|fen F [moves M...]`; the position only changes when
 /// the whole command is good.
 fn parse_position(rest: &str) -> Result<Position, String> {
@@ -95,7 +84,10 @@ fn parse_position(rest: &str) -> Result<Position, String> {
         return Err(format!("expected `startpos` or `fen ...`, got `{}`", setup.trim()));
     };
     for m in moves.split_whitespace() {
-        let mv = find_move(&pos, m).ok_or_else(|| format!("illegal move `{m}`"))?;
+        let mv = pos.parse_coord(m.as_bytes()).map_err(|e| match e {
+            NotationError::Malformed => format!("malformed move `{m}`"),
+            NotationError::Illegal => format!("illegal move `{m}`"),
+        })?;
         pos.make_move(mv);
     }
     Ok(pos)
@@ -206,7 +198,7 @@ mod tests {
     fn plays_legal_moves_and_rejects_bad_input() {
         let out = session(
             "uci\nisready\nposition startpos moves e2e4 e7e5\ngo depth 3\n\
-             position startpos moves e2e5\ngo depth 1\n\
+             position startpos moves e2e5\ngo depth 1\nposition startpos moves e2e4 e7\n\
              position fen not a fen\nfrobnicate\ngo sideways 3\ngo\ngo depth 0\n\
              position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo depth 3\nquit\ngo depth 1\n",
             DEFAULT_NPS,
@@ -216,12 +208,13 @@ mod tests {
         assert_eq!(best.len(), 3, "{out}");
         // After 1.e4 e5, a legal white move.
         let mut p = Position::start();
-        p.make_move(find_move(&p, "e2e4").unwrap());
-        p.make_move(find_move(&p, "e7e5").unwrap());
-        assert!(find_move(&p, best[0]).is_some(), "{out}");
+        p.make_move(p.parse_coord(b"e2e4").unwrap());
+        p.make_move(p.parse_coord(b"e7e5").unwrap());
+        assert!(p.parse_coord(best[0].as_bytes()).is_ok(), "{out}");
         // The illegal move left the position alone: the same position again.
         assert!(out.contains("error: position: illegal move `e2e5`"), "{out}");
-        assert!(find_move(&p, best[1]).is_some(), "{out}");
+        assert!(p.parse_coord(best[1].as_bytes()).is_ok(), "{out}");
+        assert!(out.contains("error: position: malformed move `e7`"), "{out}");
         assert!(out.contains("error: position: bad FEN"), "{out}");
         assert!(out.contains("unknown command `frobnicate`"), "{out}");
         assert!(out.contains("unknown `go` argument `sideways`"), "{out}");

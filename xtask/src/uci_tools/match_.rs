@@ -78,7 +78,7 @@ impl Reference {
 #[derive(clap::Args)]
 pub struct Args {
     /// Games to play (each opening twice, colours swapped; rounded up to
-    /// even; at most twice the number of openings, 64)
+    /// even; at most twice the number of openings: 64 for the main set)
     #[arg(long, default_value_t = 12)]
     games: usize,
     /// The firmware's time per move, in ms of emulated time
@@ -168,7 +168,7 @@ pub fn openings(set: OpeningSet) -> Result<Vec<(String, Vec<String>)>> {
 /// colour. Both engines are deterministic (the firmware's clock is
 /// emulated, the reference searches fixed nodes or depth), so a game
 /// played again from the same opening with the same colours is the same
-/// game: a match has at most two games per line ([`max_games`]).
+/// game: a match has at most two games per line ([`game_count`]).
 pub const OPENINGS: &[(&str, &str)] = &[
     ("Ruy Lopez", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"),
     ("Queen's Gambit Declined", "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6"),
@@ -294,7 +294,7 @@ fn play_game(
 }
 
 /// Elo difference for a score fraction.
-fn elo(score: f64) -> f64 {
+pub(super) fn elo(score: f64) -> f64 {
     -400.0 * (1.0 / score - 1.0).log10()
 }
 

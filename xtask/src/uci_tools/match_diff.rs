@@ -4,6 +4,7 @@
 //! difference of the pairs has a far smaller error than the difference of
 //! the two Elo figures: most pairs end alike, and those cancel.
 
+use super::match_::elo;
 use crate::util::Result;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -156,7 +157,6 @@ pub fn run(args: Args) -> Result {
     };
     let (base, new) = (load(&args.base)?, load(&args.new)?);
     let d = compare(&base, &new)?;
-    let elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10();
     println!(
         "{} paired games: base {:.1}% ({:+.1} Elo), new {:.1}% ({:+.1} Elo)",
         d.pairs,
