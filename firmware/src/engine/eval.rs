@@ -13,8 +13,9 @@
 //!   engine keeps the sum up to date in make/unmake ([`Engine`] wrappers in
 //!   `search.rs`), so a node pays four table look-ups at most.
 //! * **Dynamic** ([`dynamic`]): computed at the leaves from the piece lists:
-//!   pawn structure (doubled, isolated, passed with rank-graded bonus, king
-//!   distance and the quadrant rule), knight outposts, bishop pair,
+//!   pawn structure (doubled, isolated, connected, passed with
+//!   rank-graded bonus, king distance and the quadrant rule; cached by
+//!   pawn key), knight outposts, bishop pair,
 //!   (slider mobility: measured, off), rooks on open/half-open files and
 //!   connected, king shield,
 //!   insufficient material, and the mating evaluations for a bare king
@@ -331,6 +332,10 @@ pub fn eval(pos: &Position) -> i16 {
     }
 }
 
+/// Bonus per pawn side by side with or guarded by a pawn of a next file
+/// (CP1's to-do: it underrated sound pawn formations).
+const CONNECTED: i16 = 6;
+
 /// Margin of the lazy evaluation: the dynamic terms rarely exceed it.
 pub const LAZY_MARGIN: i16 = 220;
 /// Slider mobility (ray scans for bishops and rooks) in the dynamic terms.
@@ -519,6 +524,7 @@ fn front_rank(file: u8, c: u8) -> u8 {
 /// (three shift-ors), not a search for the front pawn.
 fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
     let mut rear = 0u8;
+    let mut connected = 0u8;
     let mut isolated_open = 0u8;
     let mut isolated = 0u8;
     let mut passed = 0u8;
@@ -543,6 +549,12 @@ fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
                     isolated += n;
                 }
             }
+            // Connected: side by side with a pawn of a next file, or
+            // guarded by one.
+            let adj = left | right;
+            let guards = if c == 0 { adj << 1 } else { adj >> 1 };
+            let linked = here & (adj | guards);
+            connected += NIBBLE_COUNT.get((linked & 15) as usize) + NIBBLE_COUNT.get((linked >> 4) as usize);
             let mut behind = here;
             if c == 0 {
                 behind |= behind >> 1;
@@ -561,7 +573,7 @@ fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
         oleft = ohere;
         bit <<= 1;
     }
-    let t = -12 * rear as i16 - 16 * isolated_open as i16 - 10 * isolated as i16;
+    let t = -12 * rear as i16 - 16 * isolated_open as i16 - 10 * isolated as i16 + CONNECTED * connected as i16;
     (t, passed)
 }
 
@@ -806,6 +818,20 @@ mod tests {
         let pi = pawn_info(&p);
         assert_eq!(pi.passed, [0, 0b1000_0000]);
         assert_eq!(pi.score, (-12 - 2 * 16) - (-16 - 16));
+    }
+
+    #[test]
+    fn connected_pawns_earn_a_bonus() {
+        // White c3 is guarded by b2 and d2 (one connected pawn; the guards
+        // themselves are not); black f5 and g5 stand side by side (two).
+        // None is doubled or isolated (passed pawns are scored apart).
+        let p = pos("4k3/8/8/5pp1/8/2P5/1P1P4/4K3 w - - 0 1");
+        let pi = pawn_info(&p);
+        assert_eq!(pi.score, CONNECTED - 2 * CONNECTED);
+        // Apart, nothing is connected: d3 and f3 leave e empty between them
+        // and both are isolated.
+        let p = pos("4k3/8/8/8/8/3P1P2/8/4K3 w - - 0 1");
+        assert_eq!(pawn_info(&p).score, -2 * 16);
     }
 
     #[test]
