@@ -33,6 +33,8 @@ pub struct Info {
     pub nodes: u64,
     /// The firmware's own clock, in ms.
     pub time_ms: u64,
+    /// Cycle the line was complete on TXD.
+    pub at: u64,
 }
 
 impl Info {
@@ -78,6 +80,14 @@ impl Search {
 
     pub fn seconds(&self) -> f64 {
         self.cycles() as f64 / CLOCK_HZ as f64
+    }
+
+    /// Cycles from the `go` line to the last `info` line (to `bestmove` if
+    /// there was none): the time in which the last reported nodes were
+    /// searched. A fixed-time search goes on after its last report, with
+    /// nodes that no line counts.
+    pub fn cycles_to_last_info(&self) -> u64 {
+        self.infos.last().map_or(self.done, |i| i.at) - self.sent
     }
 
     pub fn max_seldepth(&self) -> u32 {
@@ -197,7 +207,9 @@ impl Rig {
                 search.done = self.cycles();
                 return Ok(search);
             } else if answer.starts_with("info ") {
-                search.infos.push(Info::parse(&answer).ok_or_else(|| format!("unreadable info line `{answer}`"))?);
+                let mut info = Info::parse(&answer).ok_or_else(|| format!("unreadable info line `{answer}`"))?;
+                info.at = self.cycles();
+                search.infos.push(info);
             } else if answer.starts_with("error") {
                 return Err(format!("`{line}` was answered `{answer}`"));
             } else {

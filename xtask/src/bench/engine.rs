@@ -6,9 +6,10 @@
 //!   a freshly booted board (no hash table carried over, so every position
 //!   is measured alone and the same way in every build), one fixed-depth (or
 //!   fixed-time) search; nodes from its last `info` line; emulated time
-//!   counted in cycles from the `go` line being sent to the `bestmove` line
-//!   being received (so it includes ~10 ms of serial transfer), and the
-//!   firmware's own clock (the last `info` line's `time`) beside it.
+//!   counted in cycles from the `go` line being sent to that `info` line
+//!   being received (a fixed-time search goes on after its last report:
+//!   counting up to `bestmove` would charge it nodes no line reports), and
+//!   the firmware's own clock (the last `info` line's `time`) beside it.
 //! * (b) depth at 3 minutes per move (emulated): `go movetime 180000` on a
 //!   few of the positions, the last completed depth, median.
 //! * (c) the reference: the previous build, `target/bench/engine-previous.elf`
@@ -97,6 +98,11 @@ fn search_one(elf: &[u8], fen: &str, go: &str, budget_ms: u64, profile: Option<&
     }
 }
 
+/// Emulated seconds up to a search's last `info` line.
+fn info_seconds(s: &Search) -> f64 {
+    s.cycles_to_last_info() as f64 / crate::rig::CLOCK_HZ as f64
+}
+
 /// (a) on one ELF: every position, with progress.
 fn nps_run(elf: &[u8], positions: &[(String, String)], args: &Args, label: &str, mut profile: Option<&mut PcProfile>) -> Result<Vec<Row>> {
     let go = limit_text(args);
@@ -125,10 +131,11 @@ fn nps_run(elf: &[u8], positions: &[(String, String)], args: &Args, label: &str,
     Ok(rows)
 }
 
-/// Nodes, cycles, emulated seconds (from the cycles), firmware-clock seconds.
+/// Nodes (of the last `info` lines), the cycles up to those lines,
+/// emulated seconds (from the cycles), firmware-clock seconds.
 fn totals(rows: &[Row]) -> (u64, u64, f64, f64) {
     let nodes: u64 = rows.iter().map(|r| r.search.last().nodes).sum();
-    let cycles: u64 = rows.iter().map(|r| r.search.cycles()).sum();
+    let cycles: u64 = rows.iter().map(|r| r.search.cycles_to_last_info()).sum();
     let secs = cycles as f64 / crate::rig::CLOCK_HZ as f64;
     let fw_secs: f64 = rows.iter().map(|r| r.search.last().time_ms as f64 / 1000.0).sum();
     (nodes, cycles, secs, fw_secs)
@@ -181,13 +188,13 @@ pub fn run(mut args: Args) -> Result {
             l.nodes,
             r.search.seconds(),
             l.time_ms as f64 / 1000.0,
-            l.nodes as f64 / r.search.seconds(),
+            l.nodes as f64 / info_seconds(&r.search),
             r.search.bestmove
         );
     }
     let (nodes, cycles, secs, fw_secs) = totals(&rows);
     let nps = nodes as f64 / secs;
-    let mut per: Vec<f64> = rows.iter().map(|r| r.search.last().nodes as f64 / r.search.seconds()).collect();
+    let mut per: Vec<f64> = rows.iter().map(|r| r.search.last().nodes as f64 / info_seconds(&r.search)).collect();
     per.sort_by(f64::total_cmp);
     println!("  total: {nodes} nodes in {secs:.3} s emulated ({cycles} cycles counted by the emulator at 8 MHz); firmware clock {fw_secs:.3} s");
     println!(
@@ -272,7 +279,9 @@ pub fn run(mut args: Args) -> Result {
 /// The profile of (a): the costliest functions, and the source lines of the
 /// one --profile-lines names.
 fn print_profile(pc_profile: &PcProfile, functions: &[profile::Function], rows: &[Row], args: &Args, elf: &std::path::Path) -> Result {
-    let (nodes, cycles, _, _) = totals(rows);
+    // The profile charges every cycle from `go` to `bestmove`.
+    let (nodes, _, _, _) = totals(rows);
+    let cycles: u64 = rows.iter().map(|r| r.search.cycles()).sum();
     let profiled = pc_profile.total();
     if profiled != cycles {
         return Err(format!("the profile holds {profiled} cycles but the searches took {cycles}"));
