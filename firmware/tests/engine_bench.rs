@@ -11,10 +11,6 @@ use common::*;
 use firmware::engine::*;
 use std::time::Instant;
 
-fn bench_positions() -> Vec<Epd> {
-    load_epd(&format!("{}/../assets/bench_positions.epd", env!("CARGO_MANIFEST_DIR")))
-}
-
 #[test]
 fn bench_positions_are_valid() {
     let list = bench_positions();

@@ -154,6 +154,11 @@ pub fn load_epd(path: &str) -> Vec<Epd> {
         .collect()
 }
 
+/// The engine's benchmark positions, `assets/bench_positions.epd`.
+pub fn bench_positions() -> Vec<Epd> {
+    load_epd(&format!("{}/../assets/bench_positions.epd", env!("CARGO_MANIFEST_DIR")))
+}
+
 pub fn testdata(name: &str) -> String {
     format!("{}/../../shared/testdata/{}", env!("CARGO_MANIFEST_DIR"), name)
 }

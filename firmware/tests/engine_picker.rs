@@ -165,7 +165,7 @@ fn picker_yields_each_move_once() {
         walk(&mut p, 2, &mut k);
         n += 1;
     }
-    for e in load_epd(&format!("{}/../assets/bench_positions.epd", env!("CARGO_MANIFEST_DIR"))).iter().take(8) {
+    for e in bench_positions().iter().take(8) {
         let mut p = pos(&e.fen);
         let mut k = [Move::NONE; 2];
         walk(&mut p, 1, &mut k);

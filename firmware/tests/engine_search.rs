@@ -103,7 +103,7 @@ fn mirror_fen(fen: &str) -> String {
 
 #[test]
 fn eval_is_colour_symmetric() {
-    let fens = load_epd(&format!("{}/../assets/bench_positions.epd", env!("CARGO_MANIFEST_DIR")));
+    let fens = bench_positions();
     for e in fens.iter() {
         let p = pos(&e.fen);
         let q = pos(&mirror_fen(&e.fen));
@@ -393,7 +393,7 @@ fn quadrant_rule_in_pawn_endings() {
 /// far fewer nodes, and they still find the mates.
 #[test]
 fn pruning_cuts_nodes_and_keeps_mates() {
-    let cases = load_epd(&format!("{}/../assets/bench_positions.epd", env!("CARGO_MANIFEST_DIR")));
+    let cases = bench_positions();
     let mut nodes = [0u64; 2];
     for (i, on) in [true, false].into_iter().enumerate() {
         for c in cases.iter().take(8) {
