@@ -90,6 +90,11 @@ impl Search {
         self.infos.last().map_or(self.done, |i| i.at) - self.sent
     }
 
+    /// [`Search::cycles_to_last_info`] in emulated seconds.
+    pub fn seconds_to_last_info(&self) -> f64 {
+        self.cycles_to_last_info() as f64 / CLOCK_HZ as f64
+    }
+
     pub fn max_seldepth(&self) -> u32 {
         self.infos.iter().map(|i| i.seldepth).max().unwrap_or(0)
     }

@@ -98,11 +98,6 @@ fn search_one(elf: &[u8], fen: &str, go: &str, budget_ms: u64, profile: Option<&
     }
 }
 
-/// Emulated seconds up to a search's last `info` line.
-fn info_seconds(s: &Search) -> f64 {
-    s.cycles_to_last_info() as f64 / crate::rig::CLOCK_HZ as f64
-}
-
 /// (a) on one ELF: every position, with progress.
 fn nps_run(elf: &[u8], positions: &[(String, String)], args: &Args, label: &str, mut profile: Option<&mut PcProfile>) -> Result<Vec<Row>> {
     let go = limit_text(args);
@@ -186,15 +181,15 @@ pub fn run(mut args: Args) -> Result {
             l.depth,
             r.search.max_seldepth(),
             l.nodes,
-            r.search.seconds(),
+            r.search.seconds_to_last_info(),
             l.time_ms as f64 / 1000.0,
-            l.nodes as f64 / info_seconds(&r.search),
+            l.nodes as f64 / r.search.seconds_to_last_info(),
             r.search.bestmove
         );
     }
     let (nodes, cycles, secs, fw_secs) = totals(&rows);
     let nps = nodes as f64 / secs;
-    let mut per: Vec<f64> = rows.iter().map(|r| r.search.last().nodes as f64 / info_seconds(&r.search)).collect();
+    let mut per: Vec<f64> = rows.iter().map(|r| r.search.last().nodes as f64 / r.search.seconds_to_last_info()).collect();
     per.sort_by(f64::total_cmp);
     println!("  total: {nodes} nodes in {secs:.3} s emulated ({cycles} cycles counted by the emulator at 8 MHz); firmware clock {fw_secs:.3} s");
     println!(
@@ -242,7 +237,7 @@ pub fn run(mut args: Args) -> Result {
                 s.max_seldepth(),
                 l.nodes,
                 s.seconds(),
-                l.nodes as f64 / (l.time_ms.max(1) as f64 / 1000.0),
+                l.nodes as f64 / s.seconds_to_last_info(),
                 s.bestmove
             );
             depths.push(l.depth);
