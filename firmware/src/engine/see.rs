@@ -245,74 +245,84 @@ pub(crate) const ATTACKER_END: u8 = 34;
 /// none and are always probed) is clear in `classes` is skipped whole: no
 /// man of that class attacks any victim.
 pub(crate) fn next_attacker(pos: &Position, t: Square, us: Color, cursor: &mut u8, end: u8, classes: u8) -> Square {
+    // A window at a time, each scanned by its own tight loop: one pass of
+    // the dispatch per window, not per cursor step. (`end` always falls
+    // on a window boundary.)
     loop {
         let c = *cursor;
         if c >= end {
             return NO_SQUARE;
         }
         let w = WINDOW.get(c as usize);
+        let w_end = WINDOW_END.get(c as usize);
+        *cursor = w_end;
         if w != 0 && classes & w == 0 {
-            *cursor = WINDOW_END.get(c as usize);
             continue;
         }
-        *cursor = c + 1;
-        let s = match c {
+        match c {
             0 | 1 => {
                 let last = if us == Color::White { 7 } else { 0 };
                 if rank_of(t) == last {
-                    *cursor = 2;
                     continue;
                 }
-                let off: u8 = if c == 0 { 15 } else { 17 };
-                let s = if us == Color::White {
-                    t.wrapping_sub(off)
-                } else {
-                    t.wrapping_add(off)
-                };
-                if pos.piece_at(s) == make_piece(us, PAWN) {
-                    s
-                } else {
-                    continue;
+                let pawn = make_piece(us, PAWN);
+                let mut i = c;
+                while i < 2 {
+                    let off: u8 = if i == 0 { 15 } else { 17 };
+                    let s = if us == Color::White {
+                        t.wrapping_sub(off)
+                    } else {
+                        t.wrapping_add(off)
+                    };
+                    i += 1;
+                    if pos.piece_at(s) == pawn {
+                        *cursor = i;
+                        return s;
+                    }
                 }
             }
             2..=9 => {
-                let s = t.wrapping_add(JUMPS.get(c as usize - 2) as u8);
-                if pos.piece_at(s) == make_piece(us, KNIGHT) {
-                    s
-                } else {
-                    continue;
+                let knight = make_piece(us, KNIGHT);
+                let mut i = c;
+                while i < 10 {
+                    let s = t.wrapping_add(JUMPS.get(i as usize - 2) as u8);
+                    i += 1;
+                    if pos.piece_at(s) == knight {
+                        *cursor = i;
+                        return s;
+                    }
                 }
             }
             26..=33 => {
                 // One king: test its square rather than probing 8 squares.
-                *cursor = ATTACKER_END;
                 let k = pos.king_square(us);
                 if is_adjacent(k, t) {
-                    k
-                } else {
-                    continue;
+                    return k;
                 }
             }
             _ => {
-                let (d, want) = if c < 14 {
-                    (c - 10, BISHOP)
+                let (first, want) = if c < 14 {
+                    (10, BISHOP)
                 } else if c < 18 {
-                    (c - 14 + 4, ROOK)
+                    (14 - 4, ROOK)
                 } else {
-                    (c - 18, QUEEN)
+                    (18, QUEEN)
                 };
-                let step = RAYS.get(d as usize) as u8;
-                let mut s = t.wrapping_add(step);
-                while on_board(s) && pos.piece_at(s) == EMPTY {
-                    s = s.wrapping_add(step);
-                }
-                if on_board(s) && pos.piece_at(s) == make_piece(us, want) {
-                    s
-                } else {
-                    continue;
+                let piece = make_piece(us, want);
+                let mut i = c;
+                while i < w_end {
+                    let step = RAYS.get((i - first) as usize) as u8;
+                    i += 1;
+                    let mut s = t.wrapping_add(step);
+                    while on_board(s) && pos.piece_at(s) == EMPTY {
+                        s = s.wrapping_add(step);
+                    }
+                    if on_board(s) && pos.piece_at(s) == piece {
+                        *cursor = i;
+                        return s;
+                    }
                 }
             }
-        };
-        return s;
+        }
     }
 }
