@@ -456,6 +456,19 @@ fn captures_mode_and_pseudo_legality() {
         a.sort_by_key(|m| m.0);
         b.sort_by_key(|m| m.0);
         assert_eq!(a, b, "{fen}");
+        // Without captures: the other moves (promotions kept, en passant
+        // and castling left out), in the same order.
+        let mut quiet = Vec::new();
+        let mut gen = MoveGen::new().without_captures();
+        while let Some(m) = gen.next(&p) {
+            quiet.push(m);
+        }
+        let expected: Vec<Move> = all
+            .iter()
+            .copied()
+            .filter(|m| (!m.is_capture() || m.is_promotion()) && m.kind() != MoveKind::Castle)
+            .collect();
+        assert_eq!(quiet, expected, "{fen}");
         // Arbitrary 16-bit values are pseudo-legal exactly when generated.
         for _ in 0..5000 {
             let m = Move(rng.next() as u16);

@@ -44,6 +44,9 @@ const DIRECT_CHECKS: u8 = 16;
 /// Only the quiet moves that may give check or push a pawn to the 7th
 /// ([`MoveGen::restrict_to_checks`]).
 const CHECKS_ONLY: u8 = 32;
+/// No captures (en passant included) and no castling: the quiet moves
+/// and the promotions ([`MoveGen::without_captures`]).
+const NO_CAPTURES: u8 = 64;
 
 /// Pawn sub-steps, stored in `step`.
 const PAWN_PUSH: u8 = 0;
@@ -122,6 +125,15 @@ impl MoveGen {
         self.flags |= CHECKS_ONLY;
     }
 
+    /// Leaves out the captures other than promotions, en passant and
+    /// castling: the staged picker serves those in stages of their own,
+    /// so its quiet stages would only generate them to throw them away
+    /// (and castling would pay its attack tests twice).
+    pub const fn without_captures(mut self) -> MoveGen {
+        self.flags |= NO_CAPTURES;
+        self
+    }
+
     /// Does [`MoveGen::restrict_to_checks`] hold?
     pub fn is_restricted(&self) -> bool {
         self.flags & CHECKS_ONLY != 0
@@ -153,7 +165,7 @@ impl MoveGen {
                 return Some(Move::new(from, to, kind, capture));
             }
             if self.slot >= CASTLING {
-                if self.slot == CASTLING && self.flags & (CAPTURES_ONLY | CHECKS_ONLY) == 0 {
+                if self.slot == CASTLING && self.flags & (CAPTURES_ONLY | CHECKS_ONLY | NO_CAPTURES) == 0 {
                     if let Some(m) = self.next_castle(pos) {
                         return Some(m);
                     }
@@ -219,7 +231,7 @@ impl MoveGen {
                 }
                 self.step += 1;
                 self.ray = NO_SQUARE;
-                if !is_color(target, us) && self.flags & DIRECT_CHECKS == 0 {
+                if !is_color(target, us) && self.flags & (DIRECT_CHECKS | NO_CAPTURES) == 0 {
                     return Some(Move::new(from, to, MoveKind::Normal, true));
                 }
             }
@@ -325,7 +337,7 @@ impl MoveGen {
                 }
                 let target = pos.board[to as usize];
                 if target == EMPTY {
-                    if to == pos.ep {
+                    if to == pos.ep && self.flags & NO_CAPTURES == 0 {
                         return Some(Move::new(from, to, MoveKind::EnPassant, true));
                     }
                     return None;
@@ -336,6 +348,9 @@ impl MoveGen {
                 if rank_of(to) == last_rank {
                     self.ray = to;
                     self.promos = 4;
+                    return None;
+                }
+                if self.flags & NO_CAPTURES != 0 {
                     return None;
                 }
                 Some(Move::new(from, to, MoveKind::Normal, true))

@@ -317,7 +317,7 @@ impl Picker {
                         return Some((m, stage));
                     }
                     self.stage = if self.flags & CHECKS != 0 {
-                        self.gen = MoveGen::quiet_checks();
+                        self.gen = MoveGen::quiet_checks().without_captures();
                         Stage::Checks
                     } else if self.flags & QUIESCENCE != 0 {
                         Stage::Done
@@ -355,13 +355,13 @@ impl Picker {
                         [0; 2]
                     };
                     self.cursor = 0;
-                    self.gen = MoveGen::for_slot(self.hang[0]);
+                    self.gen = MoveGen::for_slot(self.hang[0]).without_captures();
                     self.stage = Stage::Hanging;
                 }
                 Stage::Hanging => {
                     let idx = self.cursor as usize;
                     if idx >= 2 || self.hang[idx] == 0 {
-                        self.gen = self.carry_restriction(MoveGen::new());
+                        self.gen = self.carry_restriction(MoveGen::new().without_captures());
                         self.stage = Stage::Quiets;
                         continue;
                     }
@@ -369,7 +369,7 @@ impl Picker {
                         None => {
                             self.cursor += 1;
                             if idx == 0 {
-                                self.gen = self.carry_restriction(MoveGen::for_slot(self.hang[1]));
+                                self.gen = self.carry_restriction(MoveGen::for_slot(self.hang[1]).without_captures());
                             }
                         }
                         Some(m) => {
