@@ -86,15 +86,13 @@ crate::progmem! {
     ];
 }
 
-/// Piece-list slots of the enemy men (king excluded) that the side to move
-/// attacks, and the attacker classes that hit anything ([`CLASS_BITS`]
+/// Piece-list slots of the enemy men (king excluded) that `us` attacks, and the attacker classes that hit anything ([`CLASS_BITS`]
 /// bits: the picker's attacker scans skip the others): one tight pass
 /// over its men, cheaper than the resumable generator. Enemy men are
 /// recognised by their code range (one subtract and compare), their slot
 /// bit comes from a table.
 #[inline(never)]
-pub fn attacked_victims(pos: &Position) -> (u16, u8) {
-    let us = pos.side_to_move();
+pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
     // Enemy codes are first..first + 5.
     let first = if us == Color::White { PAWN + BLACK_OFFSET } else { PAWN };
     let own = if us == Color::White { 0 } else { BLACK_OFFSET };
@@ -237,7 +235,7 @@ impl Picker {
             }
         }
         if keep != 0 {
-            let (v, classes) = attacked_victims(pos);
+            let (v, classes) = attacked_victims(pos, pos.side_to_move());
             self.victims = v & keep;
             self.flags |= classes;
         } else {
@@ -284,7 +282,7 @@ impl Picker {
                     }
                 }
                 Stage::CapturesInit => {
-                    let (v, classes) = attacked_victims(pos);
+                    let (v, classes) = attacked_victims(pos, pos.side_to_move());
                     self.victims = v;
                     self.flags = (self.flags & !CLASSES) | classes;
                     self.begin_captures(Stage::WinningCaptures);

@@ -9,6 +9,7 @@
 //! Levy's description.
 
 use super::eval::{BIT, JUMPS, RAYS, VALUE};
+use super::picker::attacked_victims;
 use crate::chess::is_adjacent;
 use crate::chess::piece::*;
 use crate::chess::square::*;
@@ -193,13 +194,17 @@ pub fn hanging(pos: &Position) -> Hanging {
     let mut h = Hanging::default();
     let mut second = 0i16;
     let list = pos.piece_list(us);
+    // One pass over the enemy men finds all of ours they attack: cheaper
+    // than an attack test per officer. Most men are not attacked at all,
+    // and the swap-off is not needed.
+    let (attacked, _) = attacked_victims(pos, them);
+    let mut bit = 1u16;
     // A u8 slot counter: `enumerate().skip(1)` is 16-bit work on the AVR.
     // Pawns are left out: only the officers' slots.
     for slot in 1..pos.officer_end(us) {
+        bit <<= 1;
         let sq = list[(slot & 15) as usize];
-        // The attack test walks only the enemy men lined up with `sq`: most
-        // men are not attacked at all, and the swap-off is not needed.
-        if sq == NO_SQUARE || kind_of(pos.piece_at(sq)) == PAWN || !pos.is_square_attacked(sq, them) {
+        if attacked & bit == 0 || kind_of(pos.piece_at(sq)) == PAWN {
             continue;
         }
         let loss = see_at(pos, sq, them);
