@@ -494,8 +494,10 @@ impl PawnInfo {
     };
 }
 
-/// Slots of the pawn cache (6 bytes each).
-pub const PAWN_CACHE: usize = 4;
+/// Slots of the pawn cache (6 bytes each). Four missed on 38% of the
+/// full evaluations of `cargo xtask bench engine`; eight are 0.6% faster
+/// for 24 bytes, sixteen 1% for 72.
+pub const PAWN_CACHE: usize = 8;
 
 /// Rank of the front pawn of a non-empty file mask (`c` = 0: white).
 #[inline]

@@ -15,11 +15,11 @@
 //! * [`time`]: levels, tournament clocks, pondering.
 //!
 //! RAM on the AVR (measured from the avr-none object code, alignment 1):
-//! * [`Engine`]: about 990 bytes of static state: the per-ply array (18 x 37:
+//! * [`Engine`]: about 1,010 bytes of static state: the per-ply array (18 x 37:
 //!   picker 17, undo 9, saved score 2, node state 9), killers (96), the
 //!   truncated triangular PV (78 moves, 156 + 12), the main line (25), the
-//!   evaluation context, counters and the clock (~40), and a 4-slot pawn
-//!   cache (24: the pawn structure changes in few of the moves searched).
+//!   evaluation context, counters and the clock (~40), and an 8-slot pawn
+//!   cache (48: the pawn structure changes in few of the moves searched).
 //! * Stack: the recursive `search` frame is 49 bytes (18 of them saved
 //!   registers and the return address), `qsearch` 41, at most [`MAX_PLY`]
 //!   of them; plus root (60), iterate (28), one
