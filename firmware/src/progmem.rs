@@ -67,6 +67,34 @@ impl<const N: usize> Table<u8, N> {
     }
 }
 
+/// A small constant table read in the hottest loops, kept in SRAM (copied
+/// from flash at boot like every `static`): a load from a pointer register
+/// instead of `LPM`, which must go through Z. Same `get` as [`Table`].
+#[repr(transparent)]
+pub struct RamTable<T: Copy, const N: usize>([T; N]);
+
+impl<T: Copy, const N: usize> RamTable<T, N> {
+    pub const fn new(items: [T; N]) -> Self {
+        RamTable(items)
+    }
+
+    /// Element `i`: unchecked on the AVR like [`Table::get`] (the host's
+    /// check is what the tests exercise).
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> T {
+        #[cfg(target_arch = "avr")]
+        {
+            // SAFETY: every index is in range (checked on the host, where
+            // the same call sites run under the tests).
+            unsafe { *self.0.get_unchecked(i) }
+        }
+        #[cfg(not(target_arch = "avr"))]
+        {
+            self.0[i]
+        }
+    }
+}
+
 /// Copies one `T` out of flash with `LPM`.
 ///
 /// # Safety

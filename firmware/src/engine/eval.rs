@@ -24,6 +24,7 @@
 //! Scores are centipawns, white's point of view inside, side to move's
 //! point of view at the interface.
 
+use crate::progmem::RamTable;
 use super::Engine;
 use crate::chess::piece::*;
 use crate::chess::square::*;
@@ -118,10 +119,11 @@ crate::progmem! {
     static ABOVE: [u8; 8] = [0xFE, 0xFC, 0xF8, 0xF0, 0xE0, 0xC0, 0x80, 0x00];
     static BELOW: [u8; 8] = [0x00, 0x01, 0x03, 0x07, 0x0F, 0x1F, 0x3F, 0x7F];
     pub(crate) static BIT: [u8; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
-    /// 0x88 steps: 4 diagonals, 4 orthogonals.
-    pub(crate) static RAYS: [i8; 8] = [-17, -15, 15, 17, -16, -1, 1, 16];
-    pub(crate) static JUMPS: [i8; 8] = [-33, -31, -18, -14, 14, 18, 31, 33];
 }
+
+/// 0x88 steps: 4 diagonals, 4 orthogonals.
+pub(crate) static RAYS: RamTable<i8, 8> = RamTable::new([-17, -15, 15, 17, -16, -1, 1, 16]);
+pub(crate) static JUMPS: RamTable<i8, 8> = RamTable::new([-33, -31, -18, -14, 14, 18, 31, 33]);
 
 /// Chebyshev (king-step) distance of two squares.
 #[inline(always)]
