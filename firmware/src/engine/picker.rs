@@ -86,11 +86,12 @@ crate::progmem! {
     ];
 }
 
-/// Piece-list slots of the enemy men (king excluded) that `us` attacks, and the attacker classes that hit anything ([`CLASS_BITS`]
-/// bits: the picker's attacker scans skip the others): one tight pass
-/// over its men, cheaper than the resumable generator. Enemy men are
-/// recognised by their code range (one subtract and compare), their slot
-/// bit comes from a table.
+/// Piece-list slots of the enemy men (king excluded) that `us` attacks,
+/// and the attacker classes that hit anything ([`CLASS_BITS`] bits: the
+/// picker's attacker scans skip the others): one tight pass over its men,
+/// cheaper than the resumable generator. ([`hanging`] asks it for the
+/// opponent's attacks.) Enemy men are recognised by their code range (one
+/// subtract and compare), their slot bit comes from a table.
 #[inline(never)]
 pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
     // Enemy codes are first..first + 5.
