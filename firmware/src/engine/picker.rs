@@ -347,41 +347,9 @@ impl Picker {
                     }
                     self.stage = Stage::HangingInit;
                 }
-                Stage::HangingInit => {
-                    self.hang = if self.flags & HANG != 0 {
-                        hanging(pos).slots
-                    } else {
-                        [0; 2]
-                    };
-                    self.cursor = 0;
-                    self.gen = MoveGen::for_slot(self.hang[0]).without_captures();
-                    self.stage = Stage::Hanging;
-                }
-                Stage::Hanging => {
-                    let idx = self.cursor as usize;
-                    if idx >= 2 || self.hang[idx] == 0 {
-                        self.gen = self.carry_restriction(MoveGen::new().without_captures());
-                        self.stage = Stage::Quiets;
-                        continue;
-                    }
-                    match self.gen.next(pos) {
-                        None => {
-                            self.cursor += 1;
-                            if idx == 0 {
-                                self.gen = self.carry_restriction(MoveGen::for_slot(self.hang[1]).without_captures());
-                            }
-                        }
-                        Some(m) => {
-                            if !m.is_capture()
-                                && !m.is_promotion()
-                                && m.kind() != MoveKind::Castle
-                                && m != self.main
-                                && m != killers[0]
-                                && m != killers[1]
-                            {
-                                return Some((m, stage));
-                            }
-                        }
+                Stage::HangingInit | Stage::Hanging => {
+                    if let Some(m) = self.next_hanging(pos, killers) {
+                        return Some((m, Stage::Hanging));
                     }
                 }
                 Stage::Quiets => match self.gen.next(pos) {
@@ -406,6 +374,50 @@ impl Picker {
                     }
                 },
                 Stage::Done => return None,
+            }
+        }
+    }
+
+    /// The hanging-men stage, out of line like [`Picker::next_special`]:
+    /// rarely reached, its locals need not burden every call of
+    /// [`Picker::next`]. None = the stage is over (the quiet stage is set up).
+    #[inline(never)]
+    fn next_hanging(&mut self, pos: &Position, killers: &[Move; 2]) -> Option<Move> {
+        if self.stage == Stage::HangingInit {
+            self.hang = if self.flags & HANG != 0 {
+                hanging(pos).slots
+            } else {
+                [0; 2]
+            };
+            self.cursor = 0;
+            self.gen = MoveGen::for_slot(self.hang[0]).without_captures();
+            self.stage = Stage::Hanging;
+        }
+        loop {
+            let idx = self.cursor as usize;
+            if idx >= 2 || self.hang[idx] == 0 {
+                self.gen = self.carry_restriction(MoveGen::new().without_captures());
+                self.stage = Stage::Quiets;
+                return None;
+            }
+            match self.gen.next(pos) {
+                None => {
+                    self.cursor += 1;
+                    if idx == 0 {
+                        self.gen = self.carry_restriction(MoveGen::for_slot(self.hang[1]).without_captures());
+                    }
+                }
+                Some(m) => {
+                    if !m.is_capture()
+                        && !m.is_promotion()
+                        && m.kind() != MoveKind::Castle
+                        && m != self.main
+                        && m != killers[0]
+                        && m != killers[1]
+                    {
+                        return Some(m);
+                    }
+                }
             }
         }
     }
