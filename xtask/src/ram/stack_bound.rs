@@ -1271,15 +1271,31 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
                 succ.push(next_pc);
             }
         }
-        // A register pair that just became a constant function entry: a
-        // pointer to that function made in code.
-        for p in (0..32).step_by(2) {
-            if (n.regs[p], n.regs[p + 1]) != (st.regs[p], st.regs[p + 1]) {
-                if let (Val::Const(l), Val::Const(h)) = (n.regs[p], n.regs[p + 1]) {
-                    let a = u16::from_le_bytes([l, h]) as u32 * 2;
-                    if a != 0 && cx.entries.contains(&a) && !cx.is_inline(a) {
-                        f.fn_constants.insert(a);
-                    }
+        // A pointer to a function made in code: a register pair holding a
+        // constant function entry (word address) as it leaves the
+        // function's registers, the only way it can later be called
+        // through: stored (push, st, std, sts), handed to a callee in the
+        // argument registers (call, tail jump) or returned. A constant that
+        // is only read through with LPM or computed with is not one: a
+        // flash table's byte address may equal some function's word
+        // address (it did: `see`'s `ldi r30/r31` + `lpm` of a value table
+        // matched `protocol::execute`, and whether it did hung on the
+        // path the firmware was built in).
+        let escaping: (u8, u8) = match instr {
+            Instr::Push { r } | Instr::St { r, .. } | Instr::Std { r, .. } | Instr::Sts { r, .. } => (r & !1, (r & !1) + 2),
+            Instr::Rcall { k } if k != 0 => (8, 26),
+            Instr::Call { .. } | Instr::Icall => (8, 26),
+            Instr::Ijmp => (8, 26),
+            Instr::Rjmp { k } if is_tail_target(cx.rel(pc, k as i32) * 2) => (8, 26),
+            Instr::Jmp { hi, k } if is_tail_target(Instr::long_target(hi, k) * 2) => (8, 26),
+            Instr::Ret | Instr::Reti => (18, 26),
+            _ => (0, 0),
+        };
+        for p in (escaping.0..escaping.1).step_by(2) {
+            if let (Val::Const(l), Val::Const(h)) = (st.regs[p as usize], st.regs[p as usize + 1]) {
+                let a = u16::from_le_bytes([l, h]) as u32 * 2;
+                if a != 0 && cx.entries.contains(&a) && !cx.is_inline(a) {
+                    f.fn_constants.insert(a);
                 }
             }
         }
@@ -1637,5 +1653,43 @@ int main(void) { call_first(); current = &B; call_first(); mid(); cli(); sleep_c
         assert_eq!(names, ["big", "small"], "{}", a.report());
         assert_eq!(a.total, Bound::Finite(46), "{}", a.report());
         assert_eq!(measured(&p), 46);
+    }
+
+    const CODE_POINTERS: &str = r#"
+#include <avr/io.h>
+#include <avr/interrupt.h>
+#include <avr/sleep.h>
+#include <avr/pgmspace.h>
+volatile unsigned char sink;
+__attribute__((noinline)) void small(void) { volatile unsigned char b[3]; b[0] = 1; sink = b[0]; }
+__attribute__((noinline)) void big(void) { volatile unsigned char b[40]; b[0] = 1; sink = b[0]; }
+__attribute__((noinline)) void huge(void) { volatile unsigned char b[90]; b[0] = 1; sink = b[0]; }
+struct vtable { void (*drop)(void); unsigned size, align; void (*first)(void); };
+const struct vtable A = { 0, 2, 1, small };
+struct vtable R;
+const struct vtable *volatile current = &A;
+__attribute__((noinline)) void call_first(void) { current->first(); }
+/* Reads the flash byte at huge's word address: a number, never called. */
+__attribute__((noinline)) void peek(void) { sink = pgm_read_byte((const void *)(unsigned)&huge); }
+/* Makes a pointer to big in code and stores it: it may be called. */
+__attribute__((noinline)) void fill(void) { R.first = big; }
+int main(void) { peek(); fill(); call_first(); current = &R; call_first(); cli(); sleep_cpu(); for (;;) {} }
+"#;
+
+    /// A function's word address loaded as a constant counts as a pointer
+    /// made in code only when it leaves the registers (here stored by
+    /// `fill`); read through with LPM (`peek`) it is a flash address, and
+    /// `huge` stays out of the vtable-slot call's targets. The bound is
+    /// the measured worst, through `big`.
+    #[test]
+    fn pointers_made_in_code_are_those_that_escape() {
+        let p = compile("code_pointers", CODE_POINTERS, &[]);
+        let a = analyse(&p, &Declarations::default());
+        let names: Vec<&str> = a.code_pointers.iter().map(|t| a.functions[t].name.as_str()).collect();
+        assert_eq!(names, ["big"], "{}", a.report());
+        let mut targets: Vec<&str> = a.indirect[0].targets.iter().map(|t| a.functions[t].name.as_str()).collect();
+        targets.sort();
+        assert_eq!(targets, ["big", "small"], "{}", a.report());
+        assert_eq!(a.total, Bound::Finite(measured(&p)), "{}", a.report());
     }
 }
