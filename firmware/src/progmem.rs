@@ -3,7 +3,8 @@
 //! On the AVR every ordinary `static` is copied into the 4 KB SRAM at boot, so
 //! tables are declared with [`progmem!`]: on the AVR they go to `.progmem.data`
 //! and are read with `LPM`; on the host they are plain statics, so the same
-//! code is unit-tested there.
+//! code is unit-tested there. The few small tables read in the hottest
+//! loops are [`RamTable`]s instead: SRAM, for a plain load.
 
 use core::mem::{size_of, MaybeUninit};
 

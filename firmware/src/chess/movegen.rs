@@ -125,8 +125,8 @@ impl MoveGen {
         self.flags |= CHECKS_ONLY;
     }
 
-    /// Leaves out the captures other than promotions, en passant and
-    /// castling: the staged picker serves those in stages of their own,
+    /// Leaves out en passant, castling and every capture but a promotion:
+    /// the staged picker serves those in stages of their own,
     /// so its quiet stages would only generate them to throw them away
     /// (and castling would pay its attack tests twice).
     pub const fn without_captures(mut self) -> MoveGen {

@@ -24,11 +24,11 @@
 //! Scores are centipawns, white's point of view inside, side to move's
 //! point of view at the interface.
 
-use crate::progmem::RamTable;
 use super::Engine;
 use crate::chess::piece::*;
 use crate::chess::square::*;
 use crate::chess::{Color, Position};
+use crate::progmem::RamTable;
 
 /// Game phase, fixed at the start of a search (CP1's criteria).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

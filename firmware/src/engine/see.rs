@@ -306,17 +306,20 @@ pub(crate) fn next_attacker(pos: &Position, t: Square, us: Color, cursor: &mut u
                 }
             }
             _ => {
-                let (first, want) = if c < 14 {
+                // Cursor `i` walks ray `i - ray0`: bishops the diagonals
+                // (RAYS 0..4), rooks the orthogonals (RAYS 4..8, so their
+                // window 14..18 starts at 10), queens all eight.
+                let (ray0, want) = if c < 14 {
                     (10, BISHOP)
                 } else if c < 18 {
-                    (14 - 4, ROOK)
+                    (10, ROOK)
                 } else {
                     (18, QUEEN)
                 };
                 let piece = make_piece(us, want);
                 let mut i = c;
                 while i < w_end {
-                    let step = RAYS.get((i - first) as usize) as u8;
+                    let step = RAYS.get((i - ray0) as usize) as u8;
                     i += 1;
                     let mut s = t.wrapping_add(step);
                     while on_board(s) && pos.piece_at(s) == EMPTY {
