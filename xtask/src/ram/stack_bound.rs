@@ -1278,17 +1278,16 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
         // argument registers (call, tail jump) or returned. A constant that
         // is only read through with LPM or computed with is not one: a
         // flash table's byte address may equal some function's word
-        // address (it did: `see`'s `ldi r30/r31` + `lpm` of a value table
-        // matched `protocol::execute`, and whether it did hung on the
-        // path the firmware was built in).
+        // address, and which one does changes with every build.
+        const ARGUMENTS: (u8, u8) = (8, 26);
+        const RESULTS: (u8, u8) = (18, 26);
         let escaping: (u8, u8) = match instr {
             Instr::Push { r } | Instr::St { r, .. } | Instr::Std { r, .. } | Instr::Sts { r, .. } => (r & !1, (r & !1) + 2),
-            Instr::Rcall { k } if k != 0 => (8, 26),
-            Instr::Call { .. } | Instr::Icall => (8, 26),
-            Instr::Ijmp => (8, 26),
-            Instr::Rjmp { k } if is_tail_target(cx.rel(pc, k as i32) * 2) => (8, 26),
-            Instr::Jmp { hi, k } if is_tail_target(Instr::long_target(hi, k) * 2) => (8, 26),
-            Instr::Ret | Instr::Reti => (18, 26),
+            Instr::Rcall { k } if k != 0 => ARGUMENTS,
+            Instr::Call { .. } | Instr::Icall | Instr::Ijmp => ARGUMENTS,
+            Instr::Rjmp { k } if is_tail_target(cx.rel(pc, k as i32) * 2) => ARGUMENTS,
+            Instr::Jmp { hi, k } if is_tail_target(Instr::long_target(hi, k) * 2) => ARGUMENTS,
+            Instr::Ret | Instr::Reti => RESULTS,
             _ => (0, 0),
         };
         for p in (escaping.0..escaping.1).step_by(2) {
