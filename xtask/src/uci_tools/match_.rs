@@ -123,6 +123,11 @@ pub struct Args {
     /// position from the 6th ply on (over 2,000)
     #[arg(long, value_enum, default_value_t = OpeningSet::Main)]
     openings: OpeningSet,
+    /// Take the openings spread evenly over the whole set instead of its
+    /// first ones (a set is ordered by line, so its first openings are
+    /// alike: a sample of the book for an emulated match)
+    #[arg(long)]
+    spread: bool,
     /// Also write every game to this PGN file (SAN moves, the opening, how
     /// it ended), each as soon as it is finished
     #[arg(long)]
@@ -506,9 +511,21 @@ fn game_count(requested: usize, openings: usize) -> Result<usize> {
     Ok(games)
 }
 
+/// `count` of `all`, evenly spaced from its first (all of them if there
+/// are no more).
+fn spread<T: Clone>(all: &[T], count: usize) -> Vec<T> {
+    if count >= all.len() || count == 0 {
+        return all.to_vec();
+    }
+    (0..count).map(|i| all[i * all.len() / count].clone()).collect()
+}
+
 pub fn run(args: Args) -> Result {
-    let openings = openings(args.openings)?;
+    let mut openings = openings(args.openings)?;
     let games = game_count(args.games, openings.len())?;
+    if args.spread {
+        openings = spread(&openings, games / 2);
+    }
     let test_cmd = if args.host {
         let exe = std::env::current_exe().map_err(|e| format!("--host: cannot find this xtask binary: {e}"))?;
         vec![exe.display().to_string(), "host-engine".into(), "--nps".into(), args.host_nps.to_string()]
@@ -604,6 +621,27 @@ mod tests {
         // Many games: about +/- 2.8 * 400 / ln(10) / sqrt(4n) near 50%.
         let st = elo_stats(400, 200, 400);
         assert!((st.error - 19.0).abs() < 3.0, "{st:?}");
+    }
+
+    #[test]
+    fn spread_samples_the_whole_set_evenly() {
+        let all: Vec<usize> = (0..10).collect();
+        assert_eq!(spread(&all, 5), vec![0, 2, 4, 6, 8]);
+        assert_eq!(spread(&all, 3), vec![0, 3, 6]);
+        assert_eq!(spread(&all, 1), vec![0]);
+        assert_eq!(spread(&all, 10), all);
+        assert_eq!(spread(&all, 12), all);
+        // Distinct openings, in set order, over its whole length.
+        let sample = spread(&all, 4);
+        assert_eq!(sample, vec![0, 2, 5, 7]);
+        let book = openings(OpeningSet::BookPositions).unwrap();
+        let sample = spread(&book, 128);
+        assert_eq!(sample.len(), 128);
+        assert_eq!(sample[0], book[0]);
+        assert!(sample[127] == book[127 * book.len() / 128] && 127 * book.len() / 128 > book.len() * 9 / 10);
+        let mut names: Vec<&String> = sample.iter().map(|(n, _)| n).collect();
+        names.dedup();
+        assert_eq!(names.len(), 128);
     }
 
     #[test]
