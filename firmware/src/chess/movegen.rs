@@ -7,7 +7,9 @@
 //! and unmake the yielded move before asking for the next one.
 //!
 //! Order: pieces in list order (king first), then castling. Promotions come
-//! queen first.
+//! queen first. (The engine's quiet moves in the reverse order, pawns first
+//! and the king last, measured -1.3% +/- 1.6% on the host A/B described at
+//! the engine's `LMP_MOVES`.)
 
 use super::attacks::{geometry, step, DIAGONALS, KNIGHT_JUMPS, ORTHOGONALS, REACH};
 use super::chess_move::{promotion_kind, Move, MoveKind};

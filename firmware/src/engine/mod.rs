@@ -27,7 +27,10 @@
 //!   about 180). `cargo xtask ram` proves the whole firmware's worst case
 //!   (static RAM + the static stack bound) fits 3,840 bytes. There is
 //!   no room for a transposition table (even 64 entries of 6 bytes would
-//!   not fit), so there is none.
+//!   not fit), so there is none. A 32-entry table of best moves alone
+//!   (5 bytes each, tried first like the main line) was measured on the
+//!   host at 10 s a move against Stockfish `nodes=500`: -0.7% +/- 1.6%
+//!   over 5,942 games, no gain for its 160 bytes.
 //!
 //! No heap, no floats, no recursion outside the search.
 

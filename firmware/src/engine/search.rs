@@ -76,6 +76,9 @@ const FUTILITY: [i16; 3] = [0, 200, 300];
 const STATIC_MARGIN: i16 = 0;
 /// Late-move pruning: legal moves tried before the late quiet moves one
 /// ply before the horizon are pruned (outside the PV, not in check).
+/// (Host A/B, 5,942 games at 10 s against Stockfish `nodes=500`,
+/// `match-diff`: 6 moves -0.85% +/- 1.26%; pruning two plies before the
+/// horizon too, after 8 moves, -2.3% +/- 1.5%, worse at 95%.)
 const LMP_MOVES: u8 = 3;
 /// Swap-off pruning: quiet moves that lose material by swap-off are
 /// pruned this many plies before the horizon and closer.
@@ -744,6 +747,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             if legal == 1 {
                 v = -self.search(ply + 1, nd, -beta, -alpha, gives_check, cf);
             } else {
+                // (Host A/B as for LMP_MOVES: reducing by 2 after 6 moves
+                // from depth 4 measured -1.7% +/- 1.2%, worse at 95%;
+                // after 12 moves from depth 6, -0.3% +/- 0.8%.)
                 let r: i8 = if self.e.lmr
                     && depth >= 3
                     && stage >= Stage::Quiets
