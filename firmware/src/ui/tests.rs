@@ -430,13 +430,15 @@ fn keys_during_a_search_move_now_and_pondering_converts_on_a_hit() {
 fn guess_ponders_and_a_hit_becomes_the_computer_move() {
     let mut r = Rig::new();
     r.game.guess = true;
-    r.serial("fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    r.serial("fen rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3");
     r.game.computer = Opponent::Black;
     // The user's move; the computer answers (a 2 s search), then ponders
-    // until a key interrupts it: MENU, long after the answer.
+    // until a key interrupts it: MENU, long after the answer. The user
+    // gives the queen away, so every iteration keeps one best move and
+    // its main line has the reply to ponder on.
     let at = r.sim.now + 20_000;
     r.sim.later.push_back((at, KeyEvent { key: Button::Menu, kind: KeyKind::Long }));
-    r.enter_move("f1c4");
+    r.enter_move("d1g4");
     assert!(r.sim.now >= at, "the ponder search ran until the key");
     assert_eq!(r.game.pos.side_to_move(), crate::chess::Color::White);
     // The guess was taken back and MENU opened the menu.
