@@ -213,6 +213,7 @@ pub const OPENINGS: &[(&str, &str)] = &[
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Result3 {
+    // The order indexes `Tally::ends`.
     Win,
     Draw,
     Loss,
@@ -380,10 +381,43 @@ struct Tally {
     d: usize,
     l: usize,
     errors: Vec<String>,
+    /// By how the games ended ([`end_kind`]): the engine under test's
+    /// wins, draws and losses.
+    ends: HashMap<&'static str, [usize; 3]>,
     /// The engines' names, from the first pair started.
     names: Option<(String, String)>,
     /// `--pgn`: the file and its name, for messages.
     pgn: Option<(std::fs::File, PathBuf)>,
+}
+
+/// The kind of a game's end, from its termination text (which may go on
+/// with a position or an error message).
+fn end_kind(why: &str) -> &'static str {
+    const KINDS: [&str; 9] = [
+        "checkmate",
+        "stalemate",
+        "insufficient material",
+        "fifty-move rule",
+        "threefold repetition",
+        "resignation",
+        "ply limit, adjudicated on material",
+        "engine under test failed",
+        "reference failed",
+    ];
+    if why.starts_with("ply limit at") {
+        return "ply limit, drawn";
+    }
+    KINDS.into_iter().find(|k| why.starts_with(k)).unwrap_or("other")
+}
+
+/// The match's endings, most frequent first: kind, count, and the engine
+/// under test's results in them.
+fn ending_lines(ends: &HashMap<&'static str, [usize; 3]>) -> Vec<String> {
+    let mut rows: Vec<_> = ends.iter().map(|(kind, r)| (r.iter().sum::<usize>(), *kind, *r)).collect();
+    rows.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+    rows.into_iter()
+        .map(|(n, kind, [w, d, l])| format!("{kind:<36} {n:>6}   +{w} ={d} -{l}"))
+        .collect()
 }
 
 /// Plays game `g` (0-based) of `games` with this job's engines (started on
@@ -438,6 +472,7 @@ fn play_numbered(
         Result3::Draw => t.d += 1,
         Result3::Loss => t.l += 1,
     }
+    t.ends.entry(end_kind(&why)).or_default()[result as usize] += 1;
     t.errors.extend(error);
     let t = &mut *t;
     if let Some((file, path)) = t.pgn.as_mut() {
@@ -620,12 +655,16 @@ pub fn run(args: Args) -> Result {
     if let Some(e) = fatal.into_inner().unwrap() {
         return Err(e);
     }
-    let Tally { w, d, l, errors, names, .. } = tally.into_inner().unwrap();
+    let Tally { w, d, l, errors, ends, names, .. } = tally.into_inner().unwrap();
     let (test_name, ref_name) = names.unwrap_or_default();
     let st = elo_stats(w, d, l);
     println!("time: {:.1} s", started.elapsed().as_secs_f64());
     println!("Score of {test_name} vs {ref_name} ({limit}): +{w} ={d} -{l} [{:.3}] {games} games", st.score);
     println!("Elo difference: {:+.1} +/- {:.1} (95% interval {:.1} to {:.1})", st.elo, st.error, st.low, st.high);
+    println!("how the games ended (the engine under test's +wins =draws -losses):");
+    for line in ending_lines(&ends) {
+        println!("  {line}");
+    }
     if !errors.is_empty() {
         println!("engine failures (scored as losses for the failing side):\n  {}", errors.join("\n  "));
     }
@@ -635,6 +674,28 @@ pub fn run(args: Args) -> Result {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn endings_are_tallied_by_kind_most_frequent_first() {
+        assert_eq!(end_kind("checkmate"), "checkmate");
+        assert_eq!(end_kind("ply limit at 8/8/8/8/8/8/8/K1k5 w - - 0 151"), "ply limit, drawn");
+        assert_eq!(
+            end_kind("ply limit, adjudicated on material at 4q3/8/8/5k2/3K4/8/8/8 w - - 30 151"),
+            "ply limit, adjudicated on material"
+        );
+        assert_eq!(end_kind("engine under test failed: timeout"), "engine under test failed");
+        assert_eq!(end_kind("something new"), "other");
+        let mut ends = HashMap::new();
+        ends.insert("checkmate", [3, 0, 4]);
+        ends.insert("ply limit, adjudicated on material", [0, 0, 2]);
+        ends.insert("fifty-move rule", [0, 2, 0]);
+        let lines = ending_lines(&ends);
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].starts_with("checkmate") && lines[0].ends_with("7   +3 =0 -4"), "{lines:?}");
+        // Ties: by name.
+        assert!(lines[1].starts_with("fifty-move rule") && lines[1].ends_with("+0 =2 -0"), "{lines:?}");
+        assert!(lines[2].starts_with("ply limit, adjudicated") && lines[2].ends_with("+0 =0 -2"), "{lines:?}");
+    }
 
     #[test]
     fn elo_from_scores() {
