@@ -222,6 +222,9 @@ enum Result3 {
 /// How a game ended, from the side of `engine` (the one under test).
 struct GameEnd {
     result: Result3,
+    /// The kind of end, tallied in the match summary.
+    kind: &'static str,
+    /// The kind and its details (a position), for the game's line and PGN.
     why: String,
     plies: usize,
 }
@@ -248,13 +251,14 @@ fn play_game(
     reference.new_game().map_err(|err| (!test_color, err, 0))?;
     let mut seen: HashMap<String, u32> = HashMap::new();
     let timeout_test = Duration::from_millis(60_000 + args.movetime * 20);
-    let end = |winner: Option<Color>, why: &str, plies: usize| GameEnd {
+    let end = |winner: Option<Color>, kind: &'static str, plies: usize| GameEnd {
         result: match winner {
             None => Result3::Draw,
             Some(c) if c == test_color => Result3::Win,
             Some(_) => Result3::Loss,
         },
-        why: why.to_string(),
+        kind,
+        why: kind.to_string(),
         plies,
     };
     loop {
@@ -278,10 +282,9 @@ fn play_game(
             return Ok(end(None, "threefold repetition", moves.len()));
         }
         if moves.len() >= args.max_plies {
-            return Ok(match ply_limit_winner(&pos) {
-                None => end(None, &format!("ply limit at {fen}"), moves.len()),
-                Some(c) => end(Some(c), &format!("ply limit, adjudicated on material at {fen}"), moves.len()),
-            });
+            let winner = ply_limit_winner(&pos);
+            let kind = if winner.is_some() { "ply limit, adjudicated on material" } else { "ply limit, drawn" };
+            return Ok(GameEnd { why: format!("{kind} at {fen}"), ..end(winner, kind, moves.len()) });
         }
         let mover = pos.turn();
         let searched = if mover == test_color {
@@ -381,33 +384,13 @@ struct Tally {
     d: usize,
     l: usize,
     errors: Vec<String>,
-    /// By how the games ended ([`end_kind`]): the engine under test's
+    /// By how the games ended ([`GameEnd::kind`]): the engine under test's
     /// wins, draws and losses.
     ends: HashMap<&'static str, [usize; 3]>,
     /// The engines' names, from the first pair started.
     names: Option<(String, String)>,
     /// `--pgn`: the file and its name, for messages.
     pgn: Option<(std::fs::File, PathBuf)>,
-}
-
-/// The kind of a game's end, from its termination text (which may go on
-/// with a position or an error message).
-fn end_kind(why: &str) -> &'static str {
-    const KINDS: [&str; 9] = [
-        "checkmate",
-        "stalemate",
-        "insufficient material",
-        "fifty-move rule",
-        "threefold repetition",
-        "resignation",
-        "ply limit, adjudicated on material",
-        "engine under test failed",
-        "reference failed",
-    ];
-    if why.starts_with("ply limit at") {
-        return "ply limit, drawn";
-    }
-    KINDS.into_iter().find(|k| why.starts_with(k)).unwrap_or("other")
 }
 
 /// The match's endings, most frequent first: kind, count, and the engine
@@ -446,18 +429,20 @@ fn play_numbered(
     let color = if g.is_multiple_of(2) { Color::White } else { Color::Black };
     let mut error = None;
     let mut moves = Vec::new();
-    let (result, why, plies) = match play_game(test, reference, opening, color, args, &mut moves) {
-        Ok(e) => (e.result, e.why, e.plies),
+    let (result, kind, why, plies) = match play_game(test, reference, opening, color, args, &mut moves) {
+        Ok(e) => (e.result, e.kind, e.why, e.plies),
         Err((culprit, e, plies)) => {
             let culprit_is_test = culprit == color;
             error = Some(format!("game {}: {}: {e}", g + 1, if culprit_is_test { "engine under test" } else { "reference" }));
             // Whoever failed loses; start it afresh.
             if culprit_is_test {
                 *test = UciEngine::start(test_cmd, "engine under test")?;
-                (Result3::Loss, format!("engine under test failed: {}", e.lines().next().unwrap_or("")), plies)
+                let kind = "engine under test failed";
+                (Result3::Loss, kind, format!("{kind}: {}", e.lines().next().unwrap_or("")), plies)
             } else {
                 *reference = Reference::start(ref_cmd, args.opponent)?;
-                (Result3::Win, format!("reference failed: {}", e.lines().next().unwrap_or("")), plies)
+                let kind = "reference failed";
+                (Result3::Win, kind, format!("{kind}: {}", e.lines().next().unwrap_or("")), plies)
             }
         }
     };
@@ -472,7 +457,7 @@ fn play_numbered(
         Result3::Draw => t.d += 1,
         Result3::Loss => t.l += 1,
     }
-    t.ends.entry(end_kind(&why)).or_default()[result as usize] += 1;
+    t.ends.entry(kind).or_default()[result as usize] += 1;
     t.errors.extend(error);
     let t = &mut *t;
     if let Some((file, path)) = t.pgn.as_mut() {
@@ -676,15 +661,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn endings_are_tallied_by_kind_most_frequent_first() {
-        assert_eq!(end_kind("checkmate"), "checkmate");
-        assert_eq!(end_kind("ply limit at 8/8/8/8/8/8/8/K1k5 w - - 0 151"), "ply limit, drawn");
-        assert_eq!(
-            end_kind("ply limit, adjudicated on material at 4q3/8/8/5k2/3K4/8/8/8 w - - 30 151"),
-            "ply limit, adjudicated on material"
-        );
-        assert_eq!(end_kind("engine under test failed: timeout"), "engine under test failed");
-        assert_eq!(end_kind("something new"), "other");
+    fn endings_are_listed_most_frequent_first() {
         let mut ends = HashMap::new();
         ends.insert("checkmate", [3, 0, 4]);
         ends.insert("ply limit, adjudicated on material", [0, 0, 2]);
