@@ -74,6 +74,20 @@ fn ensure_now(scope: Scope, check_only: bool) -> Result {
         let state = if missing.contains(p) { "missing" } else { "ok" };
         println!("{state}: {p} ({why})");
     }
+    install(&missing, check_only)
+}
+
+/// Makes sure of one Debian package that only some commands need (the
+/// reference engines of `match` and `book check`), installing it if missing.
+pub fn ensure_package(package: &str, why: &str) -> Result {
+    if deb_installed(package) {
+        return Ok(());
+    }
+    println!("== setup: {package} is missing ({why}); installing it");
+    install(&[package], false)
+}
+
+fn install(missing: &[&str], check_only: bool) -> Result {
     if missing.is_empty() {
         return Ok(());
     }
@@ -88,7 +102,7 @@ fn ensure_now(scope: Scope, check_only: bool) -> Result {
         return Err(format!("packages missing and no apt-get here; install: {}", missing.join(" ")));
     }
     sh(Command::new("apt-get").arg("update").arg("-qq"))?;
-    sh(Command::new("apt-get").env("DEBIAN_FRONTEND", "noninteractive").args(["install", "-y", "-qq"]).args(&missing))?;
+    sh(Command::new("apt-get").env("DEBIAN_FRONTEND", "noninteractive").args(["install", "-y", "-qq"]).args(missing))?;
     Ok(())
 }
 

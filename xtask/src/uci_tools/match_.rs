@@ -587,8 +587,14 @@ pub fn run(args: Args) -> Result {
     };
     let ref_cmd = match (&args.opponent_cmd, args.opponent) {
         (Some(c), _) => super::uci_client::split_command(c),
-        (None, Opponent::Stockfish) => vec!["/usr/games/stockfish".to_string()],
-        (None, Opponent::Fairymax) => vec!["/usr/games/fairymax".to_string()],
+        (None, Opponent::Stockfish) => {
+            crate::setup::ensure_package("stockfish", "the reference engine of `match`")?;
+            vec!["/usr/games/stockfish".to_string()]
+        }
+        (None, Opponent::Fairymax) => {
+            crate::setup::ensure_package("fairymax", "the reference engine of `match --opponent fairymax`")?;
+            vec!["/usr/games/fairymax".to_string()]
+        }
     };
     let limit = match (args.opponent, args.opponent_depth) {
         (Opponent::Fairymax, d) => format!("sd {}", d.unwrap_or(4)),
