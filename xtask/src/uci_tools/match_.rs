@@ -377,6 +377,29 @@ pub fn elo_stats(wins: usize, draws: usize, losses: usize) -> EloStats {
     EloStats { score: s, elo: elo_of(s), error, low, high }
 }
 
+impl EloStats {
+    /// The summary's Elo line. A whitewash has no finite estimate, and a
+    /// short one-sided match no finite bound on one side: say so in words
+    /// instead of printing infinities.
+    pub fn line(&self) -> String {
+        if !self.elo.is_finite() {
+            let all = if self.elo < 0.0 { "lost" } else { "won" };
+            return format!("Elo difference: not measurable: every game {all}; play more games or a closer opponent");
+        }
+        if !self.error.is_finite() {
+            let bound = |x: f64| if x.is_finite() { format!("{x:.1}") } else { "unbounded".to_string() };
+            return format!(
+                "Elo difference: {:+.1} (95% interval {} to {}: too few games for a finite bound)",
+                self.elo,
+                bound(self.low),
+                bound(self.high)
+            );
+        }
+        // `+ 0.0`: an even score reads +0.0, not -0.0.
+        format!("Elo difference: {:+.1} +/- {:.1} (95% interval {:.1} to {:.1})", self.elo + 0.0, self.error, self.low, self.high)
+    }
+}
+
 /// The running score of a match, shared by its jobs.
 #[derive(Default)]
 struct Tally {
@@ -651,7 +674,7 @@ pub fn run(args: Args) -> Result {
     let st = elo_stats(w, d, l);
     println!("time: {:.1} s", started.elapsed().as_secs_f64());
     println!("Score of {test_name} vs {ref_name} ({limit}): +{w} ={d} -{l} [{:.3}] {games} games", st.score);
-    println!("Elo difference: {:+.1} +/- {:.1} (95% interval {:.1} to {:.1})", st.elo, st.error, st.low, st.high);
+    println!("{}", st.line());
     println!("how the games ended (the engine under test's +wins =draws -losses):");
     for line in ending_lines(&ends) {
         println!("  {line}");
@@ -695,9 +718,17 @@ mod tests {
         // A whitewash: no finite estimate.
         let st = elo_stats(0, 0, 10);
         assert!(st.elo.is_infinite() && st.elo < 0.0);
+        assert_eq!(st.line(), "Elo difference: not measurable: every game lost; play more games or a closer opponent");
+        assert!(elo_stats(3, 0, 0).line().contains("every game won"));
+        // One-sided and short: a finite estimate, no finite lower bound.
+        let st = elo_stats(0, 1, 3);
+        assert!(st.elo.is_finite() && st.low.is_infinite(), "{st:?}");
+        let line = st.line();
+        assert!(line.starts_with("Elo difference: -") && line.contains("unbounded to -") && !line.contains("inf"), "{line}");
         // Many games: about +/- 2.8 * 400 / ln(10) / sqrt(4n) near 50%.
         let st = elo_stats(400, 200, 400);
         assert!((st.error - 19.0).abs() < 3.0, "{st:?}");
+        assert!(st.line().starts_with("Elo difference: +0.0 +/- "), "{}", st.line());
     }
 
     #[test]
