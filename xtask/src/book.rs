@@ -824,7 +824,7 @@ struct Job {
 
 fn check(depth: u32, tolerance: i32, jobs: usize, stockfish: &Path) -> Result {
     if stockfish == Path::new(STOCKFISH) {
-        crate::setup::ensure_package("stockfish", "the book check's judge")?;
+        crate::setup::debian_engine("stockfish", "the book check's judge")?;
     }
     let (tree, blob) = build_blob()?;
     if std::fs::read(blob_path()).ok().as_deref() != Some(&blob[..]) {

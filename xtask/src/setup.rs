@@ -77,14 +77,16 @@ fn ensure_now(scope: Scope, check_only: bool) -> Result {
     install(&missing, check_only)
 }
 
-/// Makes sure of one Debian package that only some commands need (the
-/// reference engines of `match` and `book check`), installing it if missing.
-pub fn ensure_package(package: &str, why: &str) -> Result {
-    if deb_installed(package) {
-        return Ok(());
+/// The path of a reference engine from Debian (`match`, `book check`),
+/// installing its package when the binary is not there. The binary, not the
+/// package, is checked: one put there by hand serves as well.
+pub fn debian_engine(package: &str, why: &str) -> Result<String> {
+    let path = format!("/usr/games/{package}");
+    if !std::path::Path::new(&path).exists() {
+        println!("== setup: {path} is missing ({why}); installing the package {package}");
+        install(&[package], false)?;
     }
-    println!("== setup: {package} is missing ({why}); installing it");
-    install(&[package], false)
+    Ok(path)
 }
 
 fn install(missing: &[&str], check_only: bool) -> Result {

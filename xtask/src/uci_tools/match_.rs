@@ -337,7 +337,8 @@ fn ply_limit_winner(pos: &Chess) -> Option<Color> {
 
 /// Elo difference for a score fraction.
 pub(super) fn elo(score: f64) -> f64 {
-    -400.0 * (1.0 / score - 1.0).log10()
+    // `+ 0.0`: an even score is +0.0, not -0.0, when printed.
+    -400.0 * (1.0 / score - 1.0).log10() + 0.0
 }
 
 /// The match result in Elo.
@@ -395,8 +396,7 @@ impl EloStats {
                 bound(self.high)
             );
         }
-        // `+ 0.0`: an even score reads +0.0, not -0.0.
-        format!("Elo difference: {:+.1} +/- {:.1} (95% interval {:.1} to {:.1})", self.elo + 0.0, self.error, self.low, self.high)
+        format!("Elo difference: {:+.1} +/- {:.1} (95% interval {:.1} to {:.1})", self.elo, self.error, self.low, self.high)
     }
 }
 
@@ -610,13 +610,9 @@ pub fn run(args: Args) -> Result {
     };
     let ref_cmd = match (&args.opponent_cmd, args.opponent) {
         (Some(c), _) => super::uci_client::split_command(c),
-        (None, Opponent::Stockfish) => {
-            crate::setup::ensure_package("stockfish", "the reference engine of `match`")?;
-            vec!["/usr/games/stockfish".to_string()]
-        }
+        (None, Opponent::Stockfish) => vec![crate::setup::debian_engine("stockfish", "the reference engine of `match`")?],
         (None, Opponent::Fairymax) => {
-            crate::setup::ensure_package("fairymax", "the reference engine of `match --opponent fairymax`")?;
-            vec!["/usr/games/fairymax".to_string()]
+            vec![crate::setup::debian_engine("fairymax", "the reference engine of `match --opponent fairymax`")?]
         }
     };
     let limit = match (args.opponent, args.opponent_depth) {
@@ -725,6 +721,8 @@ mod tests {
         assert!(st.elo.is_finite() && st.low.is_infinite(), "{st:?}");
         let line = st.line();
         assert!(line.starts_with("Elo difference: -") && line.contains("unbounded to -") && !line.contains("inf"), "{line}");
+        // Even but too short for a finite bound: +0.0 there too.
+        assert!(elo_stats(1, 0, 1).line().starts_with("Elo difference: +0.0 (95% interval unbounded to unbounded"));
         // Many games: about +/- 2.8 * 400 / ln(10) / sqrt(4n) near 50%.
         let st = elo_stats(400, 200, 400);
         assert!((st.error - 19.0).abs() < 3.0, "{st:?}");
