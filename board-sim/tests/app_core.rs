@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::process::Command as Proc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tempfile::TempDir;
 
 const CLOCK: u32 = 8_000_000;
 
@@ -28,11 +29,11 @@ int main(void) {
 }
 "#;
 
-fn build(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("board-sim-app-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = dir.join("prog.c");
-    let elf = dir.join("prog.elf");
+/// The program's ELF, in a scratch directory that goes when dropped.
+fn build(name: &str) -> (TempDir, PathBuf) {
+    let dir = tempfile::Builder::new().prefix(&format!("board-sim-app-{name}-")).tempdir().unwrap();
+    let src = dir.path().join("prog.c");
+    let elf = dir.path().join("prog.elf");
     std::fs::write(&src, PROGRAM).unwrap();
     let status = Proc::new("avr-gcc")
         .args(["-mmcu=atmega644", "-Os", "-g", "-o"])
@@ -41,11 +42,12 @@ fn build(name: &str) -> PathBuf {
         .status()
         .expect("avr-gcc runs (cargo xtask setup installs gcc-avr)");
     assert!(status.success(), "avr-gcc failed");
-    elf
+    (dir, elf)
 }
 
 fn core(name: &str) -> SimCore {
-    let mut c = SimCore::load(&build(name), CLOCK).unwrap();
+    // The core reads the ELF once, on loading.
+    let mut c = SimCore::load(&build(name).1, CLOCK).unwrap();
     c.handle(Command::SetSpeed(Speed::Max));
     c
 }
@@ -221,7 +223,7 @@ fn load_errors_are_reported_in_the_snapshot() {
     let e = c.snapshot(0.0, 0.0).error.expect("an error");
     assert!(e.contains("cannot read"), "{e}");
     assert!(!e.contains('\n'));
-    let elf = build("loadok");
+    let (_dir, elf) = build("loadok");
     c.handle(Command::Load(elf.clone()));
     let s = c.snapshot(0.0, 0.0);
     assert_eq!(s.error, None);
@@ -230,7 +232,7 @@ fn load_errors_are_reported_in_the_snapshot() {
 
 #[test]
 fn the_thread_runs_pauses_and_publishes() {
-    let elf = build("thread");
+    let (_dir, elf) = build("thread");
     let sim = SimHandle::start(&elf, CLOCK, vec![Command::SetSpeed(Speed::Max)]).unwrap();
     let s = sim.wait_for(Duration::from_secs(10), |s| s.cycles > 5_000_000).expect("runs at max speed");
     assert!(s.running);
@@ -276,7 +278,7 @@ fn the_window_is_woken_for_changes_that_last_not_for_flicker() {
 
 #[test]
 fn the_thread_wakes_the_window_on_a_pause_and_a_step_but_not_for_counters() {
-    let elf = build("wake");
+    let (_dir, elf) = build("wake");
     let sim = SimHandle::start(&elf, CLOCK, vec![Command::SetSpeed(Speed::RealTime)]).unwrap();
     let wakes = Arc::new(Mutex::new(Vec::new()));
     let w = wakes.clone();

@@ -147,10 +147,10 @@ fn breakpoint_stops_then_pause_and_step_move_one_instruction() {
 }
 
 /// A loop bumping a counter: registers and SRAM change at every step.
-fn loop_program() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("board-sim-app-ui-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (src, elf) = (dir.join("loop.c"), dir.join("loop.elf"));
+/// In a scratch directory that goes when dropped.
+fn loop_program() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::Builder::new().prefix("board-sim-app-ui-").tempdir().unwrap();
+    let (src, elf) = (dir.path().join("loop.c"), dir.path().join("loop.elf"));
     std::fs::write(&src, "volatile unsigned char counter;\nint main(void) { for (;;) { counter++; } }\n").unwrap();
     let status = std::process::Command::new("avr-gcc")
         .args(["-mmcu=atmega644", "-Os", "-o"])
@@ -159,7 +159,7 @@ fn loop_program() -> PathBuf {
         .status()
         .expect("avr-gcc runs (cargo xtask setup installs gcc-avr)");
     assert!(status.success(), "avr-gcc failed");
-    elf
+    (dir, elf)
 }
 
 /// PC as the debugger's register view shows it.
@@ -169,7 +169,8 @@ fn has_pc_label(h: &Harness<'static, ProdigyApp>, pc: u32) -> bool {
 
 #[test]
 fn debugger_views_refresh_after_each_step_while_paused() {
-    let sim = SimHandle::start(&loop_program(), 8_000_000, vec![Command::SetSpeed(Speed::RealTime)]).expect("the program loads");
+    let (_dir, elf) = loop_program();
+    let sim = SimHandle::start(&elf, 8_000_000, vec![Command::SetSpeed(Speed::RealTime)]).expect("the program loads");
     let app = ProdigyApp::new(sim);
     assert!(app.ui.show_debugger);
     let mut h = Harness::builder().with_size(egui::vec2(1400.0, 880.0)).build_ui_state(|ui, app: &mut ProdigyApp| app.show(ui), app);

@@ -110,7 +110,7 @@ fn too_much_static_data_is_rejected() {
 #[test]
 fn too_much_code_is_rejected() {
     let dir = common::scratch_dir();
-    let elf = common::assemble_elf("nop\n .space 70000\n", &dir);
+    let elf = common::assemble_elf("nop\n .space 70000\n", dir.path());
     let err = avr().load_elf(&std::fs::read(elf).unwrap()).unwrap_err();
     assert!(matches!(err, LoadError::FlashOverflow { .. }), "{err:?}");
 }

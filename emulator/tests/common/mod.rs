@@ -3,9 +3,11 @@
 #![allow(dead_code)]
 
 use emulator::{Avr, Config, RunLimit, Stop};
+use std::ffi::OsStr;
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use tempfile::TempDir;
 
 /// Fails the test with a clear message when a tool is missing.
 pub fn require_tool(tool: &str) {
@@ -13,13 +15,28 @@ pub fn require_tool(tool: &str) {
     assert!(found, "`{tool}` is not installed: run `cargo xtask setup` (it installs the AVR toolchain and simavr)");
 }
 
-/// A fresh scratch directory for one test.
-pub fn scratch_dir() -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("emulator-test-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
+/// A fresh scratch directory for one test, removed when dropped.
+pub fn scratch_dir() -> TempDir {
+    tempfile::Builder::new().prefix("emulator-test-").tempdir().expect("create scratch dir")
+}
+
+/// A compiled ELF file; its scratch directory goes when this is dropped.
+pub struct CompiledElf {
+    path: PathBuf,
+    _dir: TempDir,
+}
+
+impl Deref for CompiledElf {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<OsStr> for CompiledElf {
+    fn as_ref(&self) -> &OsStr {
+        self.path.as_os_str()
+    }
 }
 
 fn run_tool(cmd: &mut Command) {
@@ -49,20 +66,18 @@ pub fn assemble_elf(source: &str, dir: &Path) -> PathBuf {
 pub fn assemble(source: &str) -> Vec<u8> {
     require_tool("avr-objcopy");
     let dir = scratch_dir();
-    let elf = assemble_elf(source, &dir);
-    let bin = dir.join("prog.bin");
+    let elf = assemble_elf(source, dir.path());
+    let bin = dir.path().join("prog.bin");
     run_tool(Command::new("avr-objcopy").args(["-O", "binary"]).arg(&elf).arg(&bin));
-    let image = std::fs::read(&bin).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    image
+    std::fs::read(&bin).unwrap()
 }
 
 /// Compiles C sources with avr-gcc (-Os, atmega644) into an ELF file's bytes.
-pub fn compile_c(source: &str, extra_flags: &[&str]) -> (Vec<u8>, PathBuf) {
+pub fn compile_c(source: &str, extra_flags: &[&str]) -> (Vec<u8>, CompiledElf) {
     require_tool("avr-gcc");
     let dir = scratch_dir();
-    let src = dir.join("prog.c");
-    let elf = dir.join("prog.elf");
+    let src = dir.path().join("prog.c");
+    let elf = dir.path().join("prog.elf");
     std::fs::write(&src, source).unwrap();
     run_tool(
         Command::new("avr-gcc")
@@ -71,7 +86,7 @@ pub fn compile_c(source: &str, extra_flags: &[&str]) -> (Vec<u8>, PathBuf) {
             .arg(&src)
             .args(extra_flags),
     );
-    (std::fs::read(&elf).unwrap(), elf)
+    (std::fs::read(&elf).unwrap(), CompiledElf { path: elf, _dir: dir })
 }
 
 /// A machine with `source` assembled into flash at 0.
