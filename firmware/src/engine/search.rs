@@ -72,6 +72,8 @@ const ROOT_BOUND_TOLERANCE: i16 = 50;
 const ASPIRATION_LOW: i16 = 100;
 const ASPIRATION_HIGH: i16 = 50;
 /// Futility margins one and two plies before the horizon, static pruning margin.
+/// (Host A/B, 5,942 paired games at 10 s against Stockfish `nodes=500`:
+/// 150 one ply before the horizon changed 69 games, -0.20% +/- 0.20%.)
 const FUTILITY: [i16; 3] = [0, 200, 300];
 const STATIC_MARGIN: i16 = 0;
 /// Late-move pruning: legal moves tried before the late quiet moves one
@@ -500,6 +502,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             return 0;
         }
         if gives_check {
+            // Every check, the sacrifices too: leaving out the quiet checks
+            // that lose the man measured +0.7% +/- 0.9% in host games (not
+            // shown) but solved 228 of WAC at 10 s against 238.
             return 1;
         }
         if pawn_ending {
@@ -683,6 +688,8 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             // quiescence ply too: +1.5% +/- 1.1% on a 575 nps clock, but
             // only +1.0% +/- 1.2% (not shown) on its own, 552 nps (2.6%
             // slower than this, 2.3% more nodes to depth 4): left out.
+            // Quiet checks again after the evasion of a quiescence check
+            // (once): -0.4% +/- 1.1%, 2.0% more nodes: left out.
             return self.qsearch(ply, alpha, beta, in_check as u8 | Q_CHECKS);
         }
         if let Some(v) = self.enter(ply, depth, alpha, beta, in_check, flags) {
