@@ -1,17 +1,16 @@
 //! `board-sim run` from the outside: exit codes, one-line errors and the
 //! EEPROM image that persists a saved game across runs.
 
-use std::path::PathBuf;
 use std::process::Command;
+use tempfile::TempDir;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_board-sim"))
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("board-sim-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// Removed when dropped, even when the test fails.
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new().prefix(&format!("board-sim-cli-{name}-")).tempdir().unwrap()
 }
 
 #[test]
@@ -23,12 +22,11 @@ fn a_missing_or_foreign_file_is_one_clear_line_and_exit_2() {
     assert!(err.contains("cannot read /nonexistent/prodigy.elf"), "{err}");
 
     let dir = scratch("foreign");
-    let junk = dir.join("junk.elf");
+    let junk = dir.path().join("junk.elf");
     std::fs::write(&junk, b"\x7fELF but not really").unwrap();
     let out = bin().arg("run").arg(&junk).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -37,9 +35,9 @@ fn a_saved_game_persists_in_the_eeprom_image_file() {
     let elf = std::env::var("PRODIGY_ELF")
         .expect("PRODIGY_ELF is not set: this test runs the AVR firmware; run it with `cargo xtask test`");
     let dir = scratch("eeprom");
-    let image = dir.join("board.eep");
+    let image = dir.path().join("board.eep");
     // Menu -> Save (MENU, DOWN x8, ENTER), see README "Using the chess computer".
-    let keys = dir.join("save.keys");
+    let keys = dir.path().join("save.keys");
     let mut script = String::from("at 3s tap MENU\n");
     for _ in 0..8 {
         script.push_str("+300ms tap DOWN\n");
@@ -64,5 +62,4 @@ fn a_saved_game_persists_in_the_eeprom_image_file() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("3 bytes"));
     assert_eq!(std::fs::read(&image).unwrap(), vec![0u8; 3]);
-    std::fs::remove_dir_all(dir).unwrap();
 }

@@ -43,15 +43,12 @@ fn run_tool(cmd: &mut Command) {
 
 /// Assembles `source` for the ATmega644 at address 0; the ELF's bytes.
 fn assemble(source: &str) -> Vec<u8> {
-    let dir = std::env::temp_dir().join(format!("board-sim-gdb-{}-{:?}", std::process::id(), std::thread::current().id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (src, obj, elf): (PathBuf, PathBuf, PathBuf) = (dir.join("p.s"), dir.join("p.o"), dir.join("p.elf"));
+    let dir = tempfile::Builder::new().prefix("board-sim-gdb-").tempdir().unwrap();
+    let (src, obj, elf): (PathBuf, PathBuf, PathBuf) = (dir.path().join("p.s"), dir.path().join("p.o"), dir.path().join("p.elf"));
     std::fs::write(&src, format!(".text\n.global main\nmain:\n{source}\n")).unwrap();
     run_tool(tool("avr-as").arg("-mmcu=atmega644").arg("-o").arg(&obj).arg(&src));
     run_tool(tool("avr-ld").arg("-mavr5").arg("-o").arg(&elf).arg(&obj));
-    let bytes = std::fs::read(&elf).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    bytes
+    std::fs::read(&elf).unwrap()
 }
 
 fn board() -> Board {
@@ -307,14 +304,12 @@ fn cli_errors_are_one_clear_line() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("ELF") && err.contains("AVR"), "{err}");
 
-    let dir = std::env::temp_dir().join(format!("board-sim-gdb-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let elf = dir.join("p.elf");
+    let dir = tempfile::Builder::new().prefix("board-sim-gdb-cli-").tempdir().unwrap();
+    let elf = dir.path().join("p.elf");
     std::fs::write(&elf, assemble(PROGRAM)).unwrap();
     let taken = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = taken.local_addr().unwrap().port().to_string();
     let (code, err) = gdb_cli_fails(&[elf.as_os_str(), "--port".as_ref(), port.as_ref()]);
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(code, Some(2));
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with(&format!("board-sim: error: cannot listen on 127.0.0.1:{port}")), "{err}");

@@ -235,9 +235,8 @@ mod tests {
 
     #[test]
     fn contents_persist_through_a_file_and_bad_images_change_nothing() {
-        let dir = std::env::temp_dir().join(format!("eeprom-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("board.eep");
+        let dir = tempfile::Builder::new().prefix("eeprom-test-").tempdir().unwrap();
+        let path = dir.path().join("board.eep");
         let (mut e, _) = setup();
         let mut image = [0xFFu8; EEPROM_SIZE];
         image[0] = b'C';
@@ -251,8 +250,7 @@ mod tests {
         let err = f.load_file(&path).unwrap_err();
         assert!(err.contains("3 bytes"), "{err}");
         assert_eq!(f.contents()[0], b'C', "a bad image must not change the contents");
-        assert!(f.load_file(&dir.join("missing.eep")).unwrap_err().contains("cannot read"));
-        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(f.load_file(&dir.path().join("missing.eep")).unwrap_err().contains("cannot read"));
     }
 
     #[test]

@@ -445,10 +445,9 @@ pub fn check(elf: &Path, update_baseline: bool) -> Result {
 /// and returns the ELF (tests only).
 #[cfg(test)]
 pub(crate) fn compile_c(name: &str, src: &str, extra: &[&str]) -> Vec<u8> {
-    let dir = std::env::temp_dir().join(format!("xtask-ram-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let c = dir.join(format!("{name}.c"));
-    let elf = dir.join(format!("{name}.elf"));
+    let dir = tempfile::Builder::new().prefix("xtask-ram-").tempdir().unwrap();
+    let c = dir.path().join(format!("{name}.c"));
+    let elf = dir.path().join(format!("{name}.elf"));
     std::fs::write(&c, src).unwrap();
     let out = std::process::Command::new("avr-gcc")
         .args(["-mmcu=atmega644", "-Os", "-o"])
@@ -458,9 +457,7 @@ pub(crate) fn compile_c(name: &str, src: &str, extra: &[&str]) -> Vec<u8> {
         .output()
         .expect("avr-gcc is needed for these tests: cargo xtask setup");
     assert!(out.status.success(), "avr-gcc failed: {}", String::from_utf8_lossy(&out.stderr));
-    let bytes = std::fs::read(&elf).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    bytes
+    std::fs::read(&elf).unwrap()
 }
 
 #[cfg(test)]
