@@ -58,7 +58,7 @@ pub type Codes = [u8; 64];
 const HAS_CHILDREN: u16 = 1 << 9;
 const LAST: u16 = 1 << 10;
 const WEIGHT_SHIFT: u32 = 11;
-const STOCKFISH: &str = "/usr/games/stockfish";
+pub(crate) const STOCKFISH: &str = "/usr/games/stockfish";
 
 #[derive(Subcommand)]
 pub enum Action {
@@ -719,17 +719,17 @@ fn load_checks(path: &Path) -> Result<HashMap<(String, String), Row>> {
 }
 
 /// One Stockfish process spoken to over UCI.
-struct Engine {
+pub(crate) struct Stockfish {
     child: Child,
     stdin: ChildStdin,
     out: BufReader<ChildStdout>,
 }
 
-impl Engine {
-    fn start(path: &Path) -> Result<Engine> {
+impl Stockfish {
+    pub(crate) fn start(path: &Path) -> Result<Stockfish> {
         if !path.exists() {
             return Err(format!(
-                "Stockfish not found at {}: the book check needs it.\n  fix: apt-get install stockfish (Debian puts it in /usr/games), or pass --stockfish PATH",
+                "Stockfish not found at {}: the book check and the tuner need it.\n  fix: apt-get install stockfish (Debian puts it in /usr/games), or pass --stockfish PATH",
                 path.display()
             ));
         }
@@ -749,7 +749,7 @@ impl Engine {
             .map_err(|e| format!("cannot start {}: {e}", path.display()))?;
         let stdin = child.stdin.take().expect("piped");
         let out = BufReader::new(child.stdout.take().expect("piped"));
-        let mut e = Engine { child, stdin, out };
+        let mut e = Stockfish { child, stdin, out };
         e.send("uci")?;
         e.wait_for("uciok")?;
         e.send("setoption name Threads value 1")?;
@@ -779,7 +779,7 @@ impl Engine {
 
     /// Searches `fen` to `depth` (only `only` if given): (best move, score in
     /// centipawns for the side to move, depth reached).
-    fn search(&mut self, fen: &str, depth: u32, only: Option<&str>) -> Result<(String, i32, u32)> {
+    pub(crate) fn search(&mut self, fen: &str, depth: u32, only: Option<&str>) -> Result<(String, i32, u32)> {
         self.send(&format!("position fen {fen}"))?;
         match only {
             Some(m) => self.send(&format!("go depth {depth} searchmoves {m}"))?,
@@ -809,7 +809,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for Stockfish {
     fn drop(&mut self) {
         let _ = self.send("quit");
         let _ = self.child.wait();
@@ -861,7 +861,7 @@ fn check(depth: u32, tolerance: i32, jobs: usize, stockfish: &Path) -> Result {
             let tx = tx.clone();
             let sf = stockfish.to_path_buf();
             handles.push(std::thread::spawn(move || {
-                let mut engine = match Engine::start(&sf) {
+                let mut engine = match Stockfish::start(&sf) {
                     Ok(e) => e,
                     Err(e) => {
                         let _ = tx.send(Err(e));

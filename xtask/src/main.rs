@@ -8,6 +8,7 @@ mod rig;
 mod setup;
 mod size;
 mod test;
+mod tune;
 mod uci_tools;
 mod util;
 
@@ -63,6 +64,11 @@ enum Command {
     MatchDiff(uci_tools::match_diff::Args),
     /// The engine built for this machine as a UCI engine, its clock at the AVR's speed (fast A/B matches)
     HostEngine(uci_tools::host_engine::Args),
+    /// Fit the evaluation's weights to Stockfish's scores of quiet positions from match games
+    Tune {
+        #[command(subcommand)]
+        action: tune::Action,
+    },
 }
 
 fn main() -> ExitCode {
@@ -83,6 +89,7 @@ fn main() -> ExitCode {
         Command::Match(args) => uci_tools::match_::run(args),
         Command::MatchDiff(args) => uci_tools::match_diff::run(args),
         Command::HostEngine(args) => uci_tools::host_engine::run(args),
+        Command::Tune { action } => tune::run(action),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

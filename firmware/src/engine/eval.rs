@@ -22,8 +22,10 @@
 //!   (KQK, KRK, KBNK: drive it to the (right) edge, bring the kings together).
 //!
 //! Scores are centipawns, white's point of view inside, side to move's
-//! point of view at the interface.
+//! point of view at the interface. The weights and tables are in
+//! [`super::weights`] (`cargo xtask tune` fits them).
 
+use super::weights::{passed_bonus, pawn_eg_rank, pst, w};
 use super::Engine;
 use crate::chess::piece::*;
 use crate::chess::square::*;
@@ -52,69 +54,6 @@ crate::progmem! {
     pub static VALUE: [i16; 7] = [0, 100, 320, 330, 500, 950, 0];
     /// Non-pawn material units by kind (for phases and null-move conditions).
     pub static NPM_UNITS: [u8; 7] = [0, 0, 3, 3, 5, 9, 0];
-    /// Piece-square base tables for pawn..king (middlegame king), white's
-    /// view, a1 = index 0, rank by rank.
-    static PST: [i8; 384] = [
-        // pawn
-          0,   0,   0,   0,   0,   0,   0,   0,
-          0,   2,   0,  -8,  -8,   2,   4,   0,
-          2,   2,   5,   6,   6,   0,   2,   2,
-          3,   4,   8,  16,  16,   6,   3,   3,
-          6,   8,  12,  20,  20,  12,   8,   6,
-         14,  18,  22,  28,  28,  22,  18,  14,
-         30,  35,  40,  45,  45,  40,  35,  30,
-          0,   0,   0,   0,   0,   0,   0,   0,
-        // knight
-        -40, -22, -18, -15, -15, -18, -22, -40,
-        -25, -10,   0,   5,   5,   0, -10, -25,
-        -18,   5,  10,  12,  12,  10,   5, -18,
-        -15,   5,  14,  18,  18,  14,   5, -15,
-        -15,   8,  16,  20,  20,  16,   8, -15,
-        -18,   6,  12,  16,  16,  12,   6, -18,
-        -25, -10,   0,   5,   5,   0, -10, -25,
-        -40, -25, -20, -15, -15, -20, -25, -40,
-        // bishop
-        -15,  -6, -10,  -6,  -6, -10,  -6, -15,
-         -5,  10,   4,   6,   6,   4,  10,  -5,
-         -5,   5,   8,   8,   8,   8,   5,  -5,
-         -5,   4,  10,  12,  12,  10,   4,  -5,
-         -5,   6,   8,  12,  12,   8,   6,  -5,
-         -5,   4,   6,   8,   8,   6,   4,  -5,
-         -8,   0,   0,   0,   0,   0,   0,  -8,
-        -15,  -8,  -8,  -8,  -8,  -8,  -8, -15,
-        // rook
-         -2,   0,   4,   8,   8,   4,   0,  -2,
-         -6,  -2,   0,   0,   0,   0,  -2,  -6,
-         -5,   0,   0,   2,   2,   0,   0,  -5,
-         -5,   0,   0,   2,   2,   0,   0,  -5,
-         -4,   0,   2,   4,   4,   2,   0,  -4,
-         -2,   2,   4,   6,   6,   4,   2,  -2,
-         15,  20,  20,  20,  20,  20,  20,  15,
-          5,   5,   5,   8,   8,   5,   5,   5,
-        // queen
-        -10,  -6,  -4,   0,  -4,  -6,  -6, -10,
-         -6,   0,   2,   2,   2,   0,   0,  -6,
-         -4,   2,   4,   4,   4,   4,   2,  -4,
-         -2,   2,   4,   6,   6,   4,   2,  -2,
-         -2,   2,   4,   6,   6,   4,   2,  -2,
-         -4,   2,   4,   4,   4,   4,   2,  -4,
-         -6,   0,   2,   2,   2,   2,   0,  -6,
-        -10,  -6,  -4,  -2,  -2,  -4,  -6, -10,
-        // king (middlegame)
-         15,  25,  10,  -5,   0,  -5,  30,  20,
-          5,   5, -10, -20, -20, -15,   5,   8,
-        -15, -20, -25, -30, -30, -25, -20, -15,
-        -30, -35, -40, -45, -45, -40, -35, -30,
-        -40, -45, -50, -55, -55, -50, -45, -40,
-        -50, -55, -60, -60, -60, -60, -55, -50,
-        -50, -55, -60, -60, -60, -60, -55, -50,
-        -50, -55, -60, -60, -60, -60, -55, -50,
-    ];
-    /// Endgame pawn bonus by relative rank: the gradual promotion bonus.
-    static PAWN_EG_RANK: [i8; 8] = [0, 0, 4, 10, 20, 36, 60, 0];
-    /// Passed-pawn bonus by relative rank (middlegame, endgame).
-    static PASSED_MG: [i8; 8] = [0, 4, 8, 14, 26, 45, 70, 0];
-    static PASSED_EG: [i8; 8] = [0, 8, 12, 22, 40, 70, 110, 0];
     /// Rank bit masks: ranks strictly above / below rank `r`.
     static ABOVE: [u8; 8] = [0xFE, 0xFC, 0xF8, 0xF0, 0xE0, 0xC0, 0x80, 0x00];
     static BELOW: [u8; 8] = [0x00, 0x01, 0x03, 0x07, 0x0F, 0x1F, 0x3F, 0x7F];
@@ -253,33 +192,33 @@ impl EvalCtx {
         let endgame = self.phase >= Phase::Endgame;
         if kind == KING {
             if endgame {
-                v += 24 - 8 * centre_distance(sq) as i16;
+                v += 3 * w!(KING_CENTRE) - w!(KING_CENTRE) * centre_distance(sq) as i16;
             } else {
-                v += PST.get(5 * 64 + i) as i16;
+                v += pst(5 * 64 + i);
             }
         } else if kind == PAWN {
             if endgame {
-                v += PAWN_EG_RANK.get(i >> 3) as i16;
+                v += pawn_eg_rank(i >> 3);
             } else {
-                v += PST.get(i) as i16;
+                v += pst(i);
             }
         } else {
-            v += PST.get((kind as usize - 1) * 64 + i) as i16;
+            v += pst((kind as usize - 1) * 64 + i);
             // King tropism towards the enemy king (where it stood at the root).
             let target = self.ksq[if white { 1 } else { 0 }];
             let near = 7 - distance(sq, target) as i16;
             v += match kind {
-                KNIGHT => 2 * near,
+                KNIGHT => w!(TROPISM_KNIGHT) * near,
                 QUEEN => {
                     let home = if white { D1 } else { D8 };
                     let stay = if self.phase == Phase::Opening && sq != home {
-                        -15
+                        -w!(QUEEN_OUT)
                     } else {
                         0
                     };
-                    3 * near + stay
+                    w!(TROPISM_QUEEN) * near + stay
                 }
-                _ => near,
+                _ => w!(TROPISM_OTHER) * near,
             };
         }
         if white {
@@ -334,16 +273,10 @@ pub fn eval(pos: &Position) -> i16 {
     }
 }
 
-/// Bonus per pawn side by side with or guarded by a pawn of a next file
-/// (CP1's to-do: it underrated sound pawn formations).
-const CONNECTED: i16 = 6;
-
 /// Margin of the lazy evaluation: the dynamic terms rarely exceed it.
 pub const LAZY_MARGIN: i16 = 220;
 /// Slider mobility (ray scans for bishops and rooks) in the dynamic terms.
 const MOBILITY: bool = false;
-/// Bonus for the side to move.
-const TEMPO: i16 = 8;
 
 impl Engine {
     /// Static evaluation for the search, side to move's point of view. When
@@ -401,7 +334,7 @@ impl Engine {
 #[inline(never)]
 pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: &PawnInfo) -> i16 {
     let stm_white = pos.side_to_move() == Color::White;
-    let tempo = if stm_white { TEMPO } else { -TEMPO };
+    let tempo = if stm_white { w!(TEMPO) } else { -w!(TEMPO) };
 
     // Bare king: mating evaluation only.
     if npm[0] == 0 && pawns[0] == 0 && pawns[1] == 0 && npm[1] >= 5
@@ -456,13 +389,13 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: 
                 while ff <= hi {
                     let m = own[(ff & 7) as usize];
                     if r1 < 8 && m & BIT.get((r1 & 7) as usize) != 0 {
-                        t += 10;
+                        t += w!(SHIELD_NEAR);
                     } else if r2 < 8 && m & BIT.get((r2 & 7) as usize) != 0 {
-                        t += 5;
+                        t += w!(SHIELD_FAR);
                     } else {
-                        t -= 12;
+                        t -= w!(SHIELD_MISSING);
                         if opp[(ff & 7) as usize] == 0 {
-                            t -= 8;
+                            t -= w!(SHIELD_OPEN);
                         }
                     }
                     ff += 1;
@@ -582,7 +515,8 @@ fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
         oleft = ohere;
         bit <<= 1;
     }
-    let t = -12 * rear as i16 - 16 * isolated_open as i16 - 10 * isolated as i16 + CONNECTED * connected as i16;
+    let t = -w!(DOUBLED) * rear as i16 - w!(ISOLATED_OPEN) * isolated_open as i16 - w!(ISOLATED) * isolated as i16
+        + w!(CONNECTED) * connected as i16;
     (t, passed)
 }
 
@@ -644,7 +578,7 @@ fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
                 let oleft = if f > 0 { opp[(f - 1) as usize] } else { 0 };
                 let oright = if f < 7 { opp[(f + 1) as usize] } else { 0 };
                 if guarded && (oleft | oright) & ahead == 0 {
-                    t += 18;
+                    t += w!(OUTPOST);
                 }
             }
         } else if kind == BISHOP {
@@ -654,7 +588,7 @@ fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
             }
         } else {
             if own[fi] == 0 {
-                t += if opp[fi] == 0 { 20 } else { 10 };
+                t += if opp[fi] == 0 { w!(ROOK_OPEN) } else { w!(ROOK_HALF_OPEN) };
             }
             if MOBILITY {
                 t += mobility(pos, sq, 4) as i16 - 6;
@@ -662,12 +596,12 @@ fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
             if first_rook == NO_SQUARE {
                 first_rook = sq;
             } else if connected(pos, first_rook, sq) {
-                t += 10;
+                t += w!(ROOKS_CONNECTED);
             }
         }
     }
     if bishops >= 2 {
-        t += 30;
+        t += w!(BISHOP_PAIR);
     }
     t
 }
@@ -697,17 +631,13 @@ fn passed(
     their_king: Square,
     stm_white: bool,
 ) -> i16 {
-    let mut b = if endgame {
-        PASSED_EG.get((rr & 7) as usize) as i16
-    } else {
-        PASSED_MG.get((rr & 7) as usize) as i16
-    };
+    let mut b = passed_bonus(endgame, (rr & 7) as usize);
     let front = if c == 0 { sq + 16 } else { sq - 16 };
     if pos.piece_at(front) != EMPTY {
         b >>= 1; // blocked
     }
     if endgame && rr >= 3 {
-        b += 4 * distance(their_king, front) as i16 - 2 * distance(my_king, front) as i16;
+        b += w!(PASSED_THEIR_KING) * distance(their_king, front) as i16 - w!(PASSED_OWN_KING) * distance(my_king, front) as i16;
     }
     if their_npm == 0 {
         // Quadrant rule: can the defending king still catch it?
@@ -806,6 +736,7 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
 mod tests {
     use super::*;
     use crate::chess::MoveGen;
+    use crate::engine::weights::CONNECTED;
 
     fn pos(fen: &str) -> Position {
         Position::from_fen(fen.as_bytes()).unwrap()

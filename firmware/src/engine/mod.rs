@@ -39,6 +39,7 @@ pub mod picker;
 pub mod search;
 pub mod see;
 pub mod time;
+pub mod weights;
 
 use crate::chess::{Move, Position, Undo};
 use picker::Picker;

@@ -1,0 +1,283 @@
+//! The evaluation's weights, in one place.
+//!
+//! On the AVR (and in every build without the `tune` feature) each weight is
+//! a constant and each table a flash table: [`w!`] names a constant, the
+//! table readers are one `LPM`. With `tune` (host only, for `cargo xtask
+//! tune`) the same names read a live array that the tuner sets, so the
+//! tuner measures exactly the evaluation the firmware runs. The defaults
+//! are written once, here.
+
+/// Declares the scalar weights: a constant each, and with `tune` their
+/// names and defaults in order ([`Scalar`] numbers them).
+macro_rules! scalar_weights {
+    ($($(#[$doc:meta])* $name:ident = $value:expr;)*) => {
+        $($(#[$doc])* pub const $name: i16 = $value;)*
+
+        /// Names and defaults of the scalar weights, in live-array order.
+        #[cfg(feature = "tune")]
+        pub const SCALARS: &[(&str, i16)] = &[$((stringify!($name), $value),)*];
+
+        /// A scalar weight's place in the live array.
+        #[cfg(feature = "tune")]
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[derive(Clone, Copy)]
+        #[repr(usize)]
+        pub enum Scalar {
+            $($name,)*
+        }
+    };
+}
+
+scalar_weights! {
+    /// Each pawn behind another of its colour on its file.
+    DOUBLED = 12;
+    /// Each pawn of an isolated file with no enemy pawn on it.
+    ISOLATED_OPEN = 16;
+    /// Each pawn of an isolated file with an enemy pawn on it.
+    ISOLATED = 10;
+    /// Each pawn side by side with or guarded by a pawn of a next file
+    /// (CP1's to-do: it underrated sound pawn formations).
+    CONNECTED = 6;
+    /// A knight on relative ranks 4..6, guarded by a pawn, that no enemy
+    /// pawn can chase away.
+    OUTPOST = 18;
+    /// A rook on a file without pawns / without own pawns.
+    ROOK_OPEN = 20;
+    ROOK_HALF_OPEN = 10;
+    /// Two rooks on a common rank or file with nothing between them.
+    ROOKS_CONNECTED = 10;
+    BISHOP_PAIR = 30;
+    /// King shield, per file next to the king on its first two ranks:
+    /// a pawn one rank ahead, two ranks ahead, none (and no enemy pawn
+    /// either: an open file).
+    SHIELD_NEAR = 10;
+    SHIELD_FAR = 5;
+    SHIELD_MISSING = 12;
+    SHIELD_OPEN = 8;
+    /// Passed pawn in the endgame from relative rank 4 on: per king step
+    /// of the enemy king from the square ahead, of the own king.
+    PASSED_THEIR_KING = 4;
+    PASSED_OWN_KING = 2;
+    /// King tropism per step nearer the enemy king (where it stood at the
+    /// root): knight, queen, bishop and rook.
+    TROPISM_KNIGHT = 2;
+    TROPISM_QUEEN = 3;
+    TROPISM_OTHER = 1;
+    /// The queen off her square in the opening.
+    QUEEN_OUT = 15;
+    /// The king in endgames, per step from the centre.
+    KING_CENTRE = 8;
+    /// The side to move.
+    TEMPO = 8;
+}
+
+/// Piece-square base tables for pawn..king (middlegame king), white's
+/// view, a1 = index 0, rank by rank.
+pub const PST_DEFAULT: [i8; 384] = [
+    // pawn
+      0,   0,   0,   0,   0,   0,   0,   0,
+      0,   2,   0,  -8,  -8,   2,   4,   0,
+      2,   2,   5,   6,   6,   0,   2,   2,
+      3,   4,   8,  16,  16,   6,   3,   3,
+      6,   8,  12,  20,  20,  12,   8,   6,
+     14,  18,  22,  28,  28,  22,  18,  14,
+     30,  35,  40,  45,  45,  40,  35,  30,
+      0,   0,   0,   0,   0,   0,   0,   0,
+    // knight
+    -40, -22, -18, -15, -15, -18, -22, -40,
+    -25, -10,   0,   5,   5,   0, -10, -25,
+    -18,   5,  10,  12,  12,  10,   5, -18,
+    -15,   5,  14,  18,  18,  14,   5, -15,
+    -15,   8,  16,  20,  20,  16,   8, -15,
+    -18,   6,  12,  16,  16,  12,   6, -18,
+    -25, -10,   0,   5,   5,   0, -10, -25,
+    -40, -25, -20, -15, -15, -20, -25, -40,
+    // bishop
+    -15,  -6, -10,  -6,  -6, -10,  -6, -15,
+     -5,  10,   4,   6,   6,   4,  10,  -5,
+     -5,   5,   8,   8,   8,   8,   5,  -5,
+     -5,   4,  10,  12,  12,  10,   4,  -5,
+     -5,   6,   8,  12,  12,   8,   6,  -5,
+     -5,   4,   6,   8,   8,   6,   4,  -5,
+     -8,   0,   0,   0,   0,   0,   0,  -8,
+    -15,  -8,  -8,  -8,  -8,  -8,  -8, -15,
+    // rook
+     -2,   0,   4,   8,   8,   4,   0,  -2,
+     -6,  -2,   0,   0,   0,   0,  -2,  -6,
+     -5,   0,   0,   2,   2,   0,   0,  -5,
+     -5,   0,   0,   2,   2,   0,   0,  -5,
+     -4,   0,   2,   4,   4,   2,   0,  -4,
+     -2,   2,   4,   6,   6,   4,   2,  -2,
+     15,  20,  20,  20,  20,  20,  20,  15,
+      5,   5,   5,   8,   8,   5,   5,   5,
+    // queen
+    -10,  -6,  -4,   0,  -4,  -6,  -6, -10,
+     -6,   0,   2,   2,   2,   0,   0,  -6,
+     -4,   2,   4,   4,   4,   4,   2,  -4,
+     -2,   2,   4,   6,   6,   4,   2,  -2,
+     -2,   2,   4,   6,   6,   4,   2,  -2,
+     -4,   2,   4,   4,   4,   4,   2,  -4,
+     -6,   0,   2,   2,   2,   2,   0,  -6,
+    -10,  -6,  -4,  -2,  -2,  -4,  -6, -10,
+    // king (middlegame)
+     15,  25,  10,  -5,   0,  -5,  30,  20,
+      5,   5, -10, -20, -20, -15,   5,   8,
+    -15, -20, -25, -30, -30, -25, -20, -15,
+    -30, -35, -40, -45, -45, -40, -35, -30,
+    -40, -45, -50, -55, -55, -50, -45, -40,
+    -50, -55, -60, -60, -60, -60, -55, -50,
+    -50, -55, -60, -60, -60, -60, -55, -50,
+    -50, -55, -60, -60, -60, -60, -55, -50,
+];
+/// Endgame pawn bonus by relative rank: the gradual promotion bonus.
+pub const PAWN_EG_RANK_DEFAULT: [i8; 8] = [0, 0, 4, 10, 20, 36, 60, 0];
+/// Passed-pawn bonus by relative rank (middlegame, endgame).
+pub const PASSED_MG_DEFAULT: [i8; 8] = [0, 4, 8, 14, 26, 45, 70, 0];
+pub const PASSED_EG_DEFAULT: [i8; 8] = [0, 8, 12, 22, 40, 70, 110, 0];
+
+crate::progmem! {
+    #[cfg(not(feature = "tune"))]
+    static PST: [i8; 384] = PST_DEFAULT;
+    #[cfg(not(feature = "tune"))]
+    static PAWN_EG_RANK: [i8; 8] = PAWN_EG_RANK_DEFAULT;
+    #[cfg(not(feature = "tune"))]
+    static PASSED_MG: [i8; 8] = PASSED_MG_DEFAULT;
+    #[cfg(not(feature = "tune"))]
+    static PASSED_EG: [i8; 8] = PASSED_EG_DEFAULT;
+}
+
+/// A scalar weight by name: its constant, or with `tune` its live value.
+#[cfg(not(feature = "tune"))]
+macro_rules! w {
+    ($name:ident) => {
+        $crate::engine::weights::$name
+    };
+}
+#[cfg(feature = "tune")]
+macro_rules! w {
+    ($name:ident) => {
+        $crate::engine::weights::live::get($crate::engine::weights::Scalar::$name as usize)
+    };
+}
+pub(crate) use w;
+
+/// Entry `i` of the piece-square base table.
+#[inline(always)]
+pub fn pst(i: usize) -> i16 {
+    #[cfg(feature = "tune")]
+    {
+        live::get(live::PST + i)
+    }
+    #[cfg(not(feature = "tune"))]
+    {
+        PST.get(i) as i16
+    }
+}
+
+/// The endgame pawn bonus of relative rank `r`.
+#[inline(always)]
+pub fn pawn_eg_rank(r: usize) -> i16 {
+    #[cfg(feature = "tune")]
+    {
+        live::get(live::PAWN_EG_RANK + r)
+    }
+    #[cfg(not(feature = "tune"))]
+    {
+        PAWN_EG_RANK.get(r) as i16
+    }
+}
+
+/// The passed-pawn bonus of relative rank `r`.
+#[inline(always)]
+pub fn passed_bonus(endgame: bool, r: usize) -> i16 {
+    #[cfg(feature = "tune")]
+    {
+        live::get(if endgame { live::PASSED_EG } else { live::PASSED_MG } + r)
+    }
+    #[cfg(not(feature = "tune"))]
+    {
+        if endgame {
+            PASSED_EG.get(r) as i16
+        } else {
+            PASSED_MG.get(r) as i16
+        }
+    }
+}
+
+/// The live weights of a `tune` build: the scalars, then the tables.
+#[cfg(feature = "tune")]
+pub mod live {
+    use super::*;
+    use core::sync::atomic::{AtomicI16, Ordering};
+
+    pub const PST: usize = SCALARS.len();
+    pub const PAWN_EG_RANK: usize = PST + 384;
+    pub const PASSED_MG: usize = PAWN_EG_RANK + 8;
+    pub const PASSED_EG: usize = PASSED_MG + 8;
+    /// Number of live weights.
+    pub const COUNT: usize = PASSED_EG + 8;
+
+    /// The default of weight `i`.
+    pub const fn default(i: usize) -> i16 {
+        if i < PST {
+            SCALARS[i].1
+        } else if i < PAWN_EG_RANK {
+            PST_DEFAULT[i - PST] as i16
+        } else if i < PASSED_MG {
+            PAWN_EG_RANK_DEFAULT[i - PAWN_EG_RANK] as i16
+        } else if i < PASSED_EG {
+            PASSED_MG_DEFAULT[i - PASSED_MG] as i16
+        } else {
+            PASSED_EG_DEFAULT[i - PASSED_EG] as i16
+        }
+    }
+
+    static LIVE: [AtomicI16; COUNT] = {
+        let mut a = [const { AtomicI16::new(0) }; COUNT];
+        let mut i = 0;
+        while i < COUNT {
+            a[i] = AtomicI16::new(default(i));
+            i += 1;
+        }
+        a
+    };
+
+    #[inline(always)]
+    pub fn get(i: usize) -> i16 {
+        LIVE[i].load(Ordering::Relaxed)
+    }
+
+    /// Sets weight `i` for every evaluation from now on (all threads).
+    pub fn set(i: usize, v: i16) {
+        LIVE[i].store(v, Ordering::Relaxed);
+    }
+
+    /// Weight `i`'s table and index within it (a scalar: its name and 0).
+    pub fn name(i: usize) -> (&'static str, usize) {
+        if i < PST {
+            (SCALARS[i].0, 0)
+        } else if i < PAWN_EG_RANK {
+            ("PST", i - PST)
+        } else if i < PASSED_MG {
+            ("PAWN_EG_RANK", i - PAWN_EG_RANK)
+        } else if i < PASSED_EG {
+            ("PASSED_MG", i - PASSED_MG)
+        } else {
+            ("PASSED_EG", i - PASSED_EG)
+        }
+    }
+}
+
+#[cfg(all(test, feature = "tune"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn live_weights_start_at_the_defaults() {
+        assert_eq!(live::get(Scalar::TEMPO as usize), TEMPO);
+        assert_eq!(live::get(live::PST + 6 * 8 + 3), PST_DEFAULT[6 * 8 + 3] as i16);
+        assert_eq!(live::get(live::PASSED_EG + 6), 110);
+        assert_eq!(live::name(live::PST + 65), ("PST", 65));
+        assert_eq!(live::name(Scalar::DOUBLED as usize), ("DOUBLED", 0));
+    }
+}
