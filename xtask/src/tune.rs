@@ -3,8 +3,10 @@
 //!
 //! * `positions`: quiet positions from the games of `cargo xtask match
 //!   --pgn` files (every `--every`th ply after the opening, not in check,
-//!   no capture that wins material by swap-off for either side), each scored by Stockfish to `--depth`: a TSV of
-//!   FEN and centipawns for the side to move, appended as it goes.
+//!   no capture that wins material by swap-off for either side), each
+//!   scored by Stockfish to `--depth`: a TSV of FEN and centipawns for the
+//!   side to move, appended as it goes. With `--results`, each is labelled
+//!   with its game's result for the side to move instead (0, 0.5, 1).
 //! * `fit`: the firmware's own evaluation (built with its `tune` feature,
 //!   which reads the weights from a live array) fitted in win-probability
 //!   space, `sigmoid(eval / K)` against `sigmoid(s * stockfish / K)`, where
@@ -14,7 +16,11 @@
 //!   position per weight moved by a step), descends on that model with
 //!   Adam and an L2 pull towards the defaults, then rounds and measures the
 //!   true loss again; a held-out tenth of the positions shows whether the
-//!   fit generalises. Prints the weights as `weights.rs` source.
+//!   fit generalises. Prints the weights as `weights.rs` source. With
+//!   `--results` the labels are game results and `K` is fitted instead.
+//!
+//! A better prediction of the scores has not meant better play: the
+//! figures of the fits tried are in `firmware/src/engine/weights.rs`.
 
 use crate::book::Stockfish;
 use crate::util::Result;
@@ -53,6 +59,10 @@ pub enum Action {
         jobs: usize,
         #[arg(long, default_value = crate::book::STOCKFISH)]
         stockfish: PathBuf,
+        /// Label each position with its game's result for the side to move
+        /// (1, 0.5, 0) instead of Stockfish's score
+        #[arg(long)]
+        results: bool,
     },
     /// Fit the weights to a positions TSV and print them as weights.rs source
     Fit {
@@ -67,9 +77,13 @@ pub enum Action {
         /// L2 pull towards the defaults, per weight and squared centipawn
         #[arg(long, default_value_t = 2e-7)]
         lambda: f64,
-        /// Sigmoid scale in centipawns
-        #[arg(long, default_value_t = 200.0)]
-        k: f64,
+        /// Sigmoid scale in centipawns (default: 200 for Stockfish's
+        /// scores, the best fit to the default weights for results)
+        #[arg(long)]
+        k: Option<f64>,
+        /// The labels are game results (`tune positions --results`)
+        #[arg(long)]
+        results: bool,
         /// Stockfish's centipawns times this are the evaluation's (default:
         /// the factor that fits the default weights best)
         #[arg(long)]
@@ -89,21 +103,25 @@ pub enum Action {
 
 pub fn run(action: Action) -> Result {
     match action {
-        Action::Positions { pgn, out, depth, every, max, jobs, stockfish } => {
-            positions(&pgn, &out, depth, every.max(1), max, jobs.max(1), &stockfish)
+        Action::Positions { pgn, out, depth, every, max, jobs, stockfish, results } => {
+            positions(&pgn, &out, depth, every.max(1), max, jobs.max(1), &stockfish, results)
         }
-        Action::Fit { data, rounds, steps, lambda, k, scale, jobs, only, fixed } => {
+        Action::Fit { data, rounds, steps, lambda, k, results, scale, jobs, only, fixed } => {
             let free = free_weights(&only, &fixed)?;
-            fit(&data, &free, rounds, steps, lambda, k, scale, jobs.max(1))
+            fit(&data, &free, rounds, steps, lambda, k, results, scale, jobs.max(1))
         }
     }
 }
 
-/// The SAN moves of each game of a PGN file (from the initial position;
-/// tags, move numbers and results dropped).
-fn pgn_games(text: &str, path: &Path) -> Result<Vec<Vec<String>>> {
+/// A game of a PGN file: its SAN moves from the initial position and
+/// White's score (None: no result).
+type Game = (Vec<String>, Option<f64>);
+
+/// The games of a PGN file (tags and move numbers dropped).
+fn pgn_games(text: &str, path: &Path) -> Result<Vec<Game>> {
     let mut games = Vec::new();
     let mut moves: Vec<String> = Vec::new();
+    let mut result = None;
     for line in text.lines() {
         let line = line.trim();
         if line.starts_with('[') {
@@ -111,11 +129,17 @@ fn pgn_games(text: &str, path: &Path) -> Result<Vec<Vec<String>>> {
                 return Err(format!("{}: games from a FEN are not supported", path.display()));
             }
             if !moves.is_empty() {
-                games.push(std::mem::take(&mut moves));
+                games.push((std::mem::take(&mut moves), result.take()));
             }
             continue;
         }
         for tok in line.split_whitespace() {
+            match tok {
+                "1-0" => result = Some(1.0),
+                "0-1" => result = Some(0.0),
+                "1/2-1/2" => result = Some(0.5),
+                _ => {}
+            }
             if matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "*") {
                 continue;
             }
@@ -127,7 +151,7 @@ fn pgn_games(text: &str, path: &Path) -> Result<Vec<Vec<String>>> {
         }
     }
     if !moves.is_empty() {
-        games.push(moves);
+        games.push((moves, result));
     }
     if games.is_empty() {
         return Err(format!("{}: no games", path.display()));
@@ -163,7 +187,8 @@ fn board_key(fen: &str) -> String {
     fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
 }
 
-fn positions(pgns: &[PathBuf], out: &Path, depth: u32, every: usize, max: usize, jobs: usize, stockfish: &Path) -> Result {
+#[allow(clippy::too_many_arguments)]
+fn positions(pgns: &[PathBuf], out: &Path, depth: u32, every: usize, max: usize, jobs: usize, stockfish: &Path, results: bool) -> Result {
     let mut seen: HashSet<String> = HashSet::new();
     if let Ok(text) = std::fs::read_to_string(out) {
         for l in text.lines() {
@@ -173,10 +198,13 @@ fn positions(pgns: &[PathBuf], out: &Path, depth: u32, every: usize, max: usize,
         }
     }
     let already = seen.len();
-    let mut todo: Vec<String> = Vec::new();
+    let mut todo: Vec<(String, Option<f64>)> = Vec::new();
     'files: for path in pgns {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        for (g, game) in pgn_games(&text, path)?.iter().enumerate() {
+        for (g, (game, white_score)) in pgn_games(&text, path)?.iter().enumerate() {
+            if results && white_score.is_none() {
+                continue;
+            }
             let mut pos = Chess::default();
             for (ply, san) in game.iter().enumerate() {
                 let m = san
@@ -191,7 +219,8 @@ fn positions(pgns: &[PathBuf], out: &Path, depth: u32, every: usize, max: usize,
                 if ply >= 16 && (ply + g) % every == 0 && !pos.is_check() {
                     let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
                     if quiet_for_both(&fen) && seen.insert(board_key(&fen)) {
-                        todo.push(fen);
+                        let score = white_score.map(|w| if pos.turn().is_white() { w } else { 1.0 - w });
+                        todo.push((fen, score));
                         if todo.len() >= max {
                             break 'files;
                         }
@@ -201,15 +230,23 @@ fn positions(pgns: &[PathBuf], out: &Path, depth: u32, every: usize, max: usize,
             }
         }
     }
-    println!("positions: {already} already in {}, {} new to score at depth {depth} ({jobs} Stockfish)", out.display(), todo.len());
-    if todo.is_empty() {
-        return Ok(());
-    }
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(out)
         .map_err(|e| format!("cannot open {}: {e}", out.display()))?;
+    if results {
+        for (fen, score) in &todo {
+            writeln!(file, "{fen}\t{}", score.expect("games without a result are skipped")).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        }
+        println!("positions: {already} already in {}, {} new appended with their game's result", out.display(), todo.len());
+        return Ok(());
+    }
+    println!("positions: {already} already in {}, {} new to score at depth {depth} ({jobs} Stockfish)", out.display(), todo.len());
+    if todo.is_empty() {
+        return Ok(());
+    }
+    let todo: Vec<String> = todo.into_iter().map(|(fen, _)| fen).collect();
     let total = todo.len();
     let queue = Arc::new(Mutex::new(VecDeque::from(todo)));
     let (tx, rx) = mpsc::channel::<Result<(String, i32)>>();
@@ -267,17 +304,22 @@ struct Sample {
     score: f64,
 }
 
-fn load(data: &Path) -> Result<Vec<Sample>> {
+/// `results`: the labels are game results (0, 0.5, 1), not centipawns.
+fn load(data: &Path, results: bool) -> Result<Vec<Sample>> {
     let text = std::fs::read_to_string(data).map_err(|e| format!("cannot read {}: {e}", data.display()))?;
     let mut out = Vec::new();
     for (i, l) in text.lines().enumerate() {
-        let bad = || format!("{}:{}: expected FEN<TAB>centipawns", data.display(), i + 1);
-        let (fen, cp) = l.split_once('\t').ok_or_else(bad)?;
-        let cp: i32 = cp.trim().parse().map_err(|_| bad())?;
+        let what = if results { "a result (0, 0.5 or 1)" } else { "centipawns" };
+        let bad = || format!("{}:{}: expected FEN<TAB>{what}", data.display(), i + 1);
+        let (fen, label) = l.split_once('\t').ok_or_else(bad)?;
+        let score: f64 = label.trim().parse().map_err(|_| bad())?;
+        if results && !(0.0..=1.0).contains(&score) || !results && score.fract() != 0.0 {
+            return Err(bad());
+        }
         let pos = Position::from_fen(fen.as_bytes()).map_err(|e| format!("{}:{}: bad FEN: {e:?}", data.display(), i + 1))?;
         // Mates and lost causes teach the weights nothing.
-        if cp.abs() <= 2000 {
-            out.push(Sample { pos, score: cp as f64 });
+        if results || score.abs() <= 2000.0 {
+            out.push(Sample { pos, score });
         }
     }
     if out.len() < 100 {
@@ -334,8 +376,8 @@ fn free_weights(only: &[String], fixed: &[String]) -> Result<Vec<bool>> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn fit(data: &Path, free: &[bool], rounds: usize, steps: usize, lambda: f64, k: f64, scale: Option<f64>, jobs: usize) -> Result {
-    let samples = load(data)?;
+fn fit(data: &Path, free: &[bool], rounds: usize, steps: usize, lambda: f64, k: Option<f64>, results: bool, scale: Option<f64>, jobs: usize) -> Result {
+    let samples = load(data, results)?;
     let n = samples.len();
     // Every tenth position is held out.
     let train: Vec<usize> = (0..n).filter(|i| i % 10 != 0).collect();
@@ -345,20 +387,30 @@ fn fit(data: &Path, free: &[bool], rounds: usize, steps: usize, lambda: f64, k: 
         live::set(i, d as i16);
     }
     let base = evaluate_all(&samples, jobs);
-    // Stockfish's scale onto the evaluation's (material fixed).
-    let mut best_scale = (f64::MAX, 1.0);
-    for step in 0..=150 {
-        let s = 0.5 + step as f64 * 0.01;
-        let t: Vec<f64> = samples.iter().map(|x| sigmoid(s * x.score, k)).collect();
-        let l = loss(&base, &t, &train, k);
-        if l < best_scale.0 {
-            best_scale = (l, s);
+    let (targets, k, label) = if results {
+        // Results: K is what relates the evaluation to the winning chances.
+        let targets: Vec<f64> = samples.iter().map(|x| x.score).collect();
+        let k = k.unwrap_or_else(|| {
+            (1..=200).map(|i| i as f64 * 10.0).min_by(|a, b| loss(&base, &targets, &train, *a).total_cmp(&loss(&base, &targets, &train, *b))).expect("candidates")
+        });
+        (targets, k, "game results".to_string())
+    } else {
+        // Stockfish's scale onto the evaluation's (material fixed).
+        let k = k.unwrap_or(200.0);
+        let mut best_scale = (f64::MAX, 1.0);
+        for step in 0..=150 {
+            let s = 0.5 + step as f64 * 0.01;
+            let t: Vec<f64> = samples.iter().map(|x| sigmoid(s * x.score, k)).collect();
+            let l = loss(&base, &t, &train, k);
+            if l < best_scale.0 {
+                best_scale = (l, s);
+            }
         }
-    }
-    let scale = scale.unwrap_or(best_scale.1);
-    let targets: Vec<f64> = samples.iter().map(|x| sigmoid(scale * x.score, k)).collect();
+        let scale = scale.unwrap_or(best_scale.1);
+        (samples.iter().map(|x| sigmoid(scale * x.score, k)).collect(), k, format!("Stockfish scale {scale:.2}"))
+    };
     println!(
-        "fit: {n} positions ({} to fit, {} held out), Stockfish scale {scale:.2}, K {k}; loss with the defaults: fit {:.6}, held out {:.6}",
+        "fit: {n} positions ({} to fit, {} held out), {label}, K {k}; loss with the defaults: fit {:.6}, held out {:.6}",
         train.len(),
         test.len(),
         loss(&base, &targets, &train, k),
@@ -451,12 +503,12 @@ fn fit(data: &Path, free: &[bool], rounds: usize, steps: usize, lambda: f64, k: 
 fn print_weights(w: &[f64], defaults: &[f64]) {
     println!("\n// scalars (default in the comment)");
     for i in 0..live::PST {
-        println!("    {} = {};   // {}", live::name(i).0, w[i], defaults[i]);
+        println!("    {} = {};   // {}", live::name(i).0, w[i] as i64, defaults[i] as i64);
     }
     let table = |name: &str, from: usize, len: usize| {
         println!("\n// {name}");
         for row in 0..len / 8 {
-            let cells: Vec<String> = (0..8).map(|c| format!("{:4}", w[from + row * 8 + c])).collect();
+            let cells: Vec<String> = (0..8).map(|c| format!("{:4}", w[from + row * 8 + c] as i64)).collect();
             println!("    {},", cells.join(","));
         }
     };
@@ -474,7 +526,10 @@ mod tests {
     fn pgn_games_are_read_move_by_move() {
         let pgn = "[Event \"x\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n[Event \"y\"]\n\n1. d4 d5 2. c4 dxc4 0-1\n";
         let games = pgn_games(pgn, Path::new("t.pgn")).unwrap();
-        assert_eq!(games, vec![vec!["e4", "e5", "Nf3", "Nc6"], vec!["d4", "d5", "c4", "dxc4"]]);
+        let moves = |m: &[&str]| m.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(games, vec![(moves(&["e4", "e5", "Nf3", "Nc6"]), Some(0.5)), (moves(&["d4", "d5", "c4", "dxc4"]), Some(0.0))]);
+        let unfinished = pgn_games("[Event \"x\"]\n\n1. e4 *\n", Path::new("t.pgn")).unwrap();
+        assert_eq!(unfinished, vec![(moves(&["e4"]), None)]);
         assert!(pgn_games("[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n1. Kb1 *\n", Path::new("t.pgn")).is_err());
         assert!(pgn_games("[Event \"x\"]\n", Path::new("t.pgn")).is_err());
     }
@@ -487,6 +542,25 @@ mod tests {
         // Black, not to move, could take the knight on d4 with the pawn.
         assert!(!quiet_for_both("4k3/8/4p3/8/3N4/8/8/4K3 w - - 0 1"));
         assert!(!quiet_for_both("not a fen"));
+    }
+
+    #[test]
+    fn labels_are_checked_for_their_kind() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.tsv");
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let lines = |label: &str| (0..120).map(|_| format!("{start}\t{label}\n")).collect::<String>();
+        std::fs::write(&path, lines("35")).unwrap();
+        assert_eq!(load(&path, false).unwrap().len(), 120);
+        assert!(load(&path, true).err().unwrap().contains("a result"));
+        std::fs::write(&path, lines("0.5")).unwrap();
+        assert!(load(&path, false).err().unwrap().contains("centipawns"));
+        assert_eq!(load(&path, true).unwrap()[0].score, 0.5);
+        // Mates are left out of the centipawn fits.
+        std::fs::write(&path, lines("29990")).unwrap();
+        assert!(load(&path, false).err().unwrap().contains("only 0 usable"));
+        std::fs::write(&path, format!("{start}\n")).unwrap();
+        assert!(load(&path, false).err().unwrap().contains(":1: expected"));
     }
 
     #[test]
