@@ -496,7 +496,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
 
     /// Extension of the move just made (`gives_check`: the opponent is now in
     /// check). Only while ply < 3 x iteration (CP1: 2 x; 3 x solves more
-    /// WAC at the same nodes).
+    /// WAC at the same nodes: 238 against 234 at 10 s, emulated; in host
+    /// A/B games 2 x measured +0.21% +/- 0.25%, 130 of 5,942 games
+    /// changed).
     #[inline(never)]
     fn extension(&self, m: Move, gives_check: bool, ply: u8, pawn_ending: bool) -> i8 {
         if ply >= 3 * self.e.iteration {
