@@ -809,6 +809,62 @@ impl Stockfish {
     }
 }
 
+/// Stockfish processes working through a queue of jobs, one engine per
+/// thread: `run` handles one job and sends what it finds to `results`; an
+/// error (the engine not starting, a search failing) is sent too and ends
+/// that worker.
+pub(crate) struct Pool<J, R> {
+    queue: Arc<Mutex<VecDeque<J>>>,
+    pub(crate) results: mpsc::Receiver<Result<R>>,
+    handles: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl<J: Send + 'static, R: Send + 'static> Pool<J, R> {
+    pub(crate) fn start<F>(stockfish: &Path, jobs: usize, work: Vec<J>, run: F) -> Pool<J, R>
+    where
+        F: Fn(&mut Stockfish, J, &mpsc::Sender<Result<R>>) -> Result + Clone + Send + 'static,
+    {
+        let queue = Arc::new(Mutex::new(VecDeque::from(work)));
+        let (tx, results) = mpsc::channel();
+        let handles = (0..jobs)
+            .map(|_| {
+                let (queue, tx, run, path) = (Arc::clone(&queue), tx.clone(), run.clone(), stockfish.to_path_buf());
+                std::thread::spawn(move || {
+                    let mut engine = match Stockfish::start(&path) {
+                        Ok(e) => e,
+                        Err(e) => {
+                            let _ = tx.send(Err(e));
+                            return;
+                        }
+                    };
+                    loop {
+                        // (Not `while let`: the queue must not stay locked during the search.)
+                        let next = queue.lock().unwrap().pop_front();
+                        let Some(job) = next else { return };
+                        if let Err(e) = run(&mut engine, job, &tx) {
+                            let _ = tx.send(Err(e));
+                            return;
+                        }
+                    }
+                })
+            })
+            .collect();
+        Pool { queue, results, handles }
+    }
+
+    /// Drops the jobs not yet taken: the workers stop after their current one.
+    pub(crate) fn cancel(&self) {
+        self.queue.lock().unwrap().clear();
+    }
+
+    pub(crate) fn join(self) {
+        drop(self.results);
+        for h in self.handles {
+            let _ = h.join();
+        }
+    }
+}
+
 impl Drop for Stockfish {
     fn drop(&mut self) {
         let _ = self.send("quit");
@@ -853,51 +909,24 @@ fn check(depth: u32, tolerance: i32, jobs: usize, stockfish: &Path) -> Result {
             std::fs::write(&path, format!("{TSV_HEADER}\n")).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
         let mut file = std::fs::OpenOptions::new().append(true).open(&path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-        let queue = Arc::new(Mutex::new(VecDeque::from(work)));
-        let (tx, rx) = mpsc::channel::<Result<(String, String, Row)>>();
-        let mut handles = Vec::new();
-        for _ in 0..jobs {
-            let queue = Arc::clone(&queue);
-            let tx = tx.clone();
-            let sf = stockfish.to_path_buf();
-            handles.push(std::thread::spawn(move || {
-                let mut engine = match Stockfish::start(&sf) {
-                    Ok(e) => e,
-                    Err(e) => {
-                        let _ = tx.send(Err(e));
-                        return;
-                    }
+        let pool = Pool::start(stockfish, jobs, work, move |engine, job: Job, tx| {
+            let (best, best_score, d) = engine.search(&job.fen, depth, None)?;
+            for m in &job.moves {
+                let (loss, dm) = if *m == best {
+                    (0, d)
+                } else {
+                    let (_, s, dm) = engine.search(&job.fen, depth, Some(m))?;
+                    ((best_score - s).max(0), dm)
                 };
-                loop {
-                    // (Not `while let`: the queue must not stay locked during the search.)
-                    let next = queue.lock().unwrap().pop_front();
-                    let Some(job) = next else { return };
-                    let r = (|| -> Result {
-                        let (best, best_score, d) = engine.search(&job.fen, depth, None)?;
-                        for m in &job.moves {
-                            let (loss, dm) = if *m == best {
-                                (0, d)
-                            } else {
-                                let (_, s, dm) = engine.search(&job.fen, depth, Some(m))?;
-                                ((best_score - s).max(0), dm)
-                            };
-                            let row = Row { best: best.clone(), loss, depth: d.min(dm) };
-                            tx.send(Ok((job.fen.clone(), m.clone(), row))).map_err(|_| "stopped".to_string())?;
-                        }
-                        Ok(())
-                    })();
-                    if let Err(e) = r {
-                        let _ = tx.send(Err(e));
-                        return;
-                    }
-                }
-            }));
-        }
-        drop(tx);
+                let row = Row { best: best.clone(), loss, depth: d.min(dm) };
+                tx.send(Ok((job.fen.clone(), m.clone(), row))).map_err(|_| "stopped".to_string())?;
+            }
+            Ok(())
+        });
         let mut done = 0;
         let start = std::time::Instant::now();
         let mut first_err = None;
-        for msg in rx {
+        for msg in pool.results.iter() {
             match msg {
                 Ok((fen, m, row)) => {
                     writeln!(file, "{fen}\t{m}\t{}\t{}\t{}", row.best, row.loss, row.depth).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -922,9 +951,7 @@ fn check(depth: u32, tolerance: i32, jobs: usize, stockfish: &Path) -> Result {
                 },
             }
         }
-        for h in handles {
-            let _ = h.join();
-        }
+        pool.join();
         if let Some(e) = first_err {
             return Err(e);
         }

@@ -22,7 +22,7 @@
 //! A better prediction of the scores has not meant better play: the
 //! figures of the fits tried are in `firmware/src/engine/weights.rs`.
 
-use crate::book::Stockfish;
+use crate::book::Pool;
 use crate::util::Result;
 use clap::Subcommand;
 use firmware::chess::{MoveGen, Position};
@@ -30,10 +30,9 @@ use firmware::engine::weights::live;
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::{Chess, EnPassantMode, Position as _};
-use std::collections::{HashSet, VecDeque};
+use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Arc, Mutex};
 
 #[derive(Subcommand)]
 pub enum Action {
@@ -248,35 +247,13 @@ fn positions(pgns: &[PathBuf], out: &Path, depth: u32, every: usize, max: usize,
     }
     let todo: Vec<String> = todo.into_iter().map(|(fen, _)| fen).collect();
     let total = todo.len();
-    let queue = Arc::new(Mutex::new(VecDeque::from(todo)));
-    let (tx, rx) = mpsc::channel::<Result<(String, i32)>>();
-    let mut handles = Vec::new();
-    for _ in 0..jobs {
-        let queue = Arc::clone(&queue);
-        let tx = tx.clone();
-        let stockfish = stockfish.to_path_buf();
-        handles.push(std::thread::spawn(move || {
-            let mut engine = match Stockfish::start(&stockfish) {
-                Ok(e) => e,
-                Err(e) => {
-                    let _ = tx.send(Err(e));
-                    return;
-                }
-            };
-            loop {
-                let Some(fen) = queue.lock().expect("queue").pop_front() else { return };
-                let r = engine.search(&fen, depth, None).map(|(_, cp, _)| (fen, cp));
-                let stop = r.is_err();
-                if tx.send(r).is_err() || stop {
-                    return;
-                }
-            }
-        }));
-    }
-    drop(tx);
+    let pool = Pool::start(stockfish, jobs, todo, move |engine, fen: String, tx| {
+        let (_, cp, _) = engine.search(&fen, depth, None)?;
+        tx.send(Ok((fen, cp))).map_err(|_| "stopped".to_string())
+    });
     let mut done = 0;
     let mut first_error = None;
-    for r in rx {
+    for r in pool.results.iter() {
         match r {
             Ok((fen, cp)) => {
                 writeln!(file, "{fen}\t{cp}").map_err(|e| format!("cannot write {}: {e}", out.display()))?;
@@ -287,13 +264,11 @@ fn positions(pgns: &[PathBuf], out: &Path, depth: u32, every: usize, max: usize,
             }
             Err(e) => {
                 first_error.get_or_insert(e);
-                queue.lock().expect("queue").clear();
+                pool.cancel();
             }
         }
     }
-    for h in handles {
-        let _ = h.join();
-    }
+    pool.join();
     println!("positions: {done} scored and appended to {}", out.display());
     first_error.map_or(Ok(()), Err)
 }
@@ -377,11 +352,16 @@ fn free_weights(only: &[String], fixed: &[String]) -> Result<Vec<bool>> {
 
 #[allow(clippy::too_many_arguments)]
 fn fit(data: &Path, free: &[bool], rounds: usize, steps: usize, lambda: f64, k: Option<f64>, results: bool, scale: Option<f64>, jobs: usize) -> Result {
+    let positive = |v: f64| v.is_finite() && v > 0.0;
+    if k.is_some_and(|k| !positive(k)) || scale.is_some_and(|s| !positive(s)) || !(lambda.is_finite() && lambda >= 0.0) {
+        return Err("--k and --scale must be positive, --lambda not negative".into());
+    }
     let samples = load(data, results)?;
     let n = samples.len();
     // Every tenth position is held out.
-    let train: Vec<usize> = (0..n).filter(|i| i % 10 != 0).collect();
-    let test: Vec<usize> = (0..n).filter(|i| i % 10 == 0).collect();
+    let in_train: Vec<bool> = (0..n).map(|i| i % 10 != 0).collect();
+    let train: Vec<usize> = (0..n).filter(|&i| in_train[i]).collect();
+    let test: Vec<usize> = (0..n).filter(|&i| !in_train[i]).collect();
     let defaults: Vec<f64> = (0..live::COUNT).map(|i| live::default(i) as f64).collect();
     for (i, &d) in defaults.iter().enumerate() {
         live::set(i, d as i16);
@@ -444,7 +424,6 @@ fn fit(data: &Path, free: &[bool], rounds: usize, steps: usize, lambda: f64, k: 
             );
         }
         let active = cols.iter().filter(|c| !c.is_empty()).count();
-        let in_train: Vec<bool> = (0..n).map(|i| i % 10 != 0).collect();
         // Adam on the linear model.
         let mut x = current.clone();
         let (mut m1, mut m2) = (vec![0.0; live::COUNT], vec![0.0; live::COUNT]);

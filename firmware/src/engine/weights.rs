@@ -25,18 +25,16 @@
 //! 3.7%; doubled 7, isolated 12 and 14, connected 16 -8.4% +/- 3.7%,
 //! both worse at 95%.
 
-/// Declares the scalar weights: a constant each, and with `tune` their
-/// names and defaults in order ([`Scalar`] numbers them).
+/// Declares the scalar weights: a constant each, and their names and
+/// defaults in order ([`Scalar`] numbers them) for the live array.
 macro_rules! scalar_weights {
     ($($(#[$doc:meta])* $name:ident = $value:expr;)*) => {
         $($(#[$doc])* pub const $name: i16 = $value;)*
 
         /// Names and defaults of the scalar weights, in live-array order.
-        #[cfg(feature = "tune")]
         pub const SCALARS: &[(&str, i16)] = &[$((stringify!($name), $value),)*];
 
         /// A scalar weight's place in the live array.
-        #[cfg(feature = "tune")]
         #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
         #[derive(Clone, Copy)]
         #[repr(usize)]
@@ -153,15 +151,24 @@ pub const PAWN_EG_RANK_DEFAULT: [i8; 8] = [0, 0, 4, 10, 20, 36, 60, 0];
 pub const PASSED_MG_DEFAULT: [i8; 8] = [0, 4, 8, 14, 26, 45, 70, 0];
 pub const PASSED_EG_DEFAULT: [i8; 8] = [0, 8, 12, 22, 40, 70, 110, 0];
 
+use crate::progmem::Table;
+
 crate::progmem! {
-    #[cfg(not(feature = "tune"))]
     static PST: [i8; 384] = PST_DEFAULT;
-    #[cfg(not(feature = "tune"))]
     static PAWN_EG_RANK: [i8; 8] = PAWN_EG_RANK_DEFAULT;
-    #[cfg(not(feature = "tune"))]
     static PASSED_MG: [i8; 8] = PASSED_MG_DEFAULT;
-    #[cfg(not(feature = "tune"))]
     static PASSED_EG: [i8; 8] = PASSED_EG_DEFAULT;
+}
+
+/// Where each table starts in the live array: after the scalars, in order.
+pub mod place {
+    use super::SCALARS;
+    pub const PST: usize = SCALARS.len();
+    pub const PAWN_EG_RANK: usize = PST + 384;
+    pub const PASSED_MG: usize = PAWN_EG_RANK + 8;
+    pub const PASSED_EG: usize = PASSED_MG + 8;
+    /// Number of live weights.
+    pub const COUNT: usize = PASSED_EG + 8;
 }
 
 /// A scalar weight by name: its constant, or with `tune` its live value.
@@ -179,61 +186,50 @@ macro_rules! w {
 }
 pub(crate) use w;
 
-/// Entry `i` of the piece-square base table.
+/// Entry `i` of a byte table of weights that starts at `place` in the
+/// live array: from flash, or with `tune` from the live array.
 #[inline(always)]
-pub fn pst(i: usize) -> i16 {
+fn entry<const N: usize>(table: &Table<i8, N>, place: usize, i: usize) -> i16 {
     #[cfg(feature = "tune")]
     {
-        live::get(live::PST + i)
+        let _ = table;
+        live::get(place + i)
     }
     #[cfg(not(feature = "tune"))]
     {
-        PST.get(i) as i16
+        let _ = place;
+        table.get(i) as i16
     }
+}
+
+/// Entry `i` of the piece-square base table.
+#[inline(always)]
+pub fn pst(i: usize) -> i16 {
+    entry(&PST, place::PST, i)
 }
 
 /// The endgame pawn bonus of relative rank `r`.
 #[inline(always)]
 pub fn pawn_eg_rank(r: usize) -> i16 {
-    #[cfg(feature = "tune")]
-    {
-        live::get(live::PAWN_EG_RANK + r)
-    }
-    #[cfg(not(feature = "tune"))]
-    {
-        PAWN_EG_RANK.get(r) as i16
-    }
+    entry(&PAWN_EG_RANK, place::PAWN_EG_RANK, r)
 }
 
 /// The passed-pawn bonus of relative rank `r`.
 #[inline(always)]
 pub fn passed_bonus(endgame: bool, r: usize) -> i16 {
-    #[cfg(feature = "tune")]
-    {
-        live::get(if endgame { live::PASSED_EG } else { live::PASSED_MG } + r)
-    }
-    #[cfg(not(feature = "tune"))]
-    {
-        if endgame {
-            PASSED_EG.get(r) as i16
-        } else {
-            PASSED_MG.get(r) as i16
-        }
+    if endgame {
+        entry(&PASSED_EG, place::PASSED_EG, r)
+    } else {
+        entry(&PASSED_MG, place::PASSED_MG, r)
     }
 }
 
 /// The live weights of a `tune` build: the scalars, then the tables.
 #[cfg(feature = "tune")]
 pub mod live {
-    use super::*;
+    pub use super::place::*;
+    use super::{PASSED_EG_DEFAULT, PASSED_MG_DEFAULT, PAWN_EG_RANK_DEFAULT, PST_DEFAULT, SCALARS};
     use core::sync::atomic::{AtomicI16, Ordering};
-
-    pub const PST: usize = SCALARS.len();
-    pub const PAWN_EG_RANK: usize = PST + 384;
-    pub const PASSED_MG: usize = PAWN_EG_RANK + 8;
-    pub const PASSED_EG: usize = PASSED_MG + 8;
-    /// Number of live weights.
-    pub const COUNT: usize = PASSED_EG + 8;
 
     /// The default of weight `i`.
     pub const fn default(i: usize) -> i16 {
