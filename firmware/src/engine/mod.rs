@@ -197,7 +197,10 @@ impl PlyState {
 pub struct Engine {
     /// Per-ply state of the running search (MAX_PLY x 28 bytes).
     pub(crate) plies: [PlyState; MAX_PLY],
-    /// Two killers per ply (quiet, non-castling moves only).
+    /// Two killers per ply (quiet, non-castling moves only). (Clearing
+    /// those two plies down on entering a node, as Stockfish does: 1.3%
+    /// fewer nodes to depth 4, host A/B -0.15% +/- 2.89% over 1,000
+    /// games at 10 s against Stockfish `nodes=500`. Left out.)
     pub(crate) killers: [[Move; 2]; MAX_PLY],
     /// Truncated triangular PV of the running iteration.
     pub(crate) pv: [Move; PV_CELLS],

@@ -92,6 +92,12 @@ crate::progmem! {
 /// cheaper than the resumable generator. ([`hanging`] asks it for the
 /// opponent's attacks.) Enemy men are recognised by their code range (one
 /// subtract and compare), their slot bit comes from a table.
+///
+/// (A ray walk in AVR assembly, a board pointer stepping with the square
+/// and the empty test a zero byte, took 11 cycles a square against the
+/// compiler's 16; used here and in the swap-off's attacker scans it made
+/// `bench engine` 1.8% slower, same nodes, and 168 B larger: each ray's
+/// setup cost more than its squares saved.)
 #[inline(never)]
 pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
     // Enemy codes are first..first + 5.
@@ -381,6 +387,8 @@ impl Picker {
     /// The hanging-men stage, out of line like [`Picker::next_special`]:
     /// rarely reached, its locals need not burden every call of
     /// [`Picker::next`]. None = the stage is over (the quiet stage is set up).
+    /// The stage pays for its scans: without it `bench engine` needs 4.7%
+    /// more nodes and 2.1% more cycles to depth 4.
     #[inline(never)]
     fn next_hanging(&mut self, pos: &Position, killers: &[Move; 2]) -> Option<Move> {
         if self.stage == Stage::HangingInit {
