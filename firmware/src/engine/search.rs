@@ -679,6 +679,10 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         } else {
             Move::NONE
         };
+        // (No hanging-men stage at futile nodes, whose quiet moves are
+        // pruned but for the first: `bench engine` 0.59% fewer cycles to
+        // depth 4; host A/B +0.25% +/- 0.64% over 1,000 games; WAC at
+        // 10 s 237 against 238. Left out.)
         let n = &mut self.e.plies[p];
         n.picker.reset(main, true, false);
         n.alpha = alpha;
@@ -720,6 +724,13 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             };
             let nf = e.plies[p].flags;
             let in_check = nf & N_IN_CHECK != 0;
+            // Legality first. (The pruning below moved before it, the
+            // moves it pruned counted untested: with the futile nodes'
+            // hanging-men stage left out, `bench engine` 0.79% fewer
+            // cycles, but host A/B -3.45% +/- 2.13% over 1,000 games,
+            // worse, and WAC at 10 s 234: probably the illegal king steps,
+            // which the generator yields first, counting towards the
+            // late-move thresholds.)
             if !self.pos.is_legal_given_check(m, in_check) {
                 continue;
             }
