@@ -14,7 +14,9 @@
 //! 1.6% on that A/B with games at the ply limit adjudicated, and `bench
 //! engine` ratio 0.971, the tree needing more nodes and the two walks over
 //! the list more cycles a node. Late-move pruning keeps only the first
-//! three quiet moves near the horizon, yet none of these orders helps.)
+//! three quiet moves near the horizon, yet none of these orders helps.
+//! The king alone moved last: `bench engine` 1.3% more nodes and 4.7%
+//! more cycles to depth 4, not played.)
 
 use super::attacks::{geometry, step, DIAGONALS, KNIGHT_JUMPS, ORTHOGONALS, REACH};
 use super::chess_move::{promotion_kind, Move, MoveKind};
