@@ -730,7 +730,8 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             // cycles, but host A/B -3.45% +/- 2.13% over 1,000 games,
             // worse, and WAC at 10 s 234: probably the illegal king steps,
             // which the generator yields first, counting towards the
-            // late-move thresholds.)
+            // late-move thresholds. The other way, counting only the moves
+            // searched and not the pruned ones: -0.80% +/- 1.90%.)
             if !self.pos.is_legal_given_check(m, in_check) {
                 continue;
             }
