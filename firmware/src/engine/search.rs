@@ -75,11 +75,10 @@ const ASPIRATION_HIGH: i16 = 50;
 /// (Host A/B, 5,942 paired games at 10 s against Stockfish `nodes=500`:
 /// 150 one ply before the horizon changed 69 games, -0.20% +/- 0.20%,
 /// worse at 95% by a hair.)
-/// (Razoring measured the same way over 1,000 games, against the first
-/// 1,000 of that base: a quiescence probe three plies before the horizon
-/// when eval + 500 <= alpha, the node cut if it fails low, -0.20% +/-
-/// 1.38%; two plies before it too (margin 350), -2.4% +/- 2.1%, worse.
-/// Left out.)
+/// (Razoring, the same host A/B over its first 1,000 games: a quiescence
+/// probe three plies before the horizon when eval + 500 <= alpha, the
+/// node cut if it fails low, -0.20% +/- 1.38%; two plies before it too
+/// (margin 350), -2.4% +/- 2.1%, worse. Left out.)
 const FUTILITY: [i16; 3] = [0, 200, 300];
 const STATIC_MARGIN: i16 = 0;
 /// Late-move pruning: legal moves tried before the late quiet moves one
