@@ -1,6 +1,8 @@
-//! `cargo xtask suite` and `cargo xtask match`: the firmware, through the
-//! `board-sim uci` bridge, on test positions and against a reference engine.
+//! `cargo xtask suite`, `match` and `endgames`: the firmware, through the
+//! `board-sim uci` bridge, on test positions, against a reference engine
+//! and in the basic mating endings.
 
+pub mod endgames;
 pub mod host_engine;
 pub mod match_;
 pub mod match_diff;

@@ -1,0 +1,448 @@
+//! `cargo xtask endgames`: can the engine under test mate a lone king with
+//! K+Q, K+R and K+B+N within the fifty-move rule? It plays the strong side
+//! from random positions (seeded, so a run can be repeated), Stockfish
+//! defends, and the rules (shakmaty) judge every move. Any position not
+//! mated is listed with its FEN and how it ended, and the command fails.
+
+use super::uci_client::{position_command, UciEngine};
+use crate::util::Result;
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
+pub enum Ending {
+    /// King and queen against king
+    Kqk,
+    /// King and rook against king
+    Krk,
+    /// King, bishop and knight against king
+    Kbnk,
+}
+
+impl Ending {
+    fn name(self) -> &'static str {
+        match self {
+            Ending::Kqk => "KQK",
+            Ending::Krk => "KRK",
+            Ending::Kbnk => "KBNK",
+        }
+    }
+
+    /// The strong side's men besides its king, as upper-case FEN letters.
+    fn officers(self) -> &'static [char] {
+        match self {
+            Ending::Kqk => &['Q'],
+            Ending::Krk => &['R'],
+            Ending::Kbnk => &['B', 'N'],
+        }
+    }
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The endings to play
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [Ending::Kqk, Ending::Krk, Ending::Kbnk])]
+    endings: Vec<Ending>,
+    /// Random start positions per ending (the strong side, white and
+    /// black in turn, to move; no man of it next to the lone king)
+    #[arg(long, default_value_t = 10)]
+    positions: usize,
+    /// Seed of the positions: the same seed, the same positions
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The engine under test's time per move, in ms (of emulated time for the firmware)
+    #[arg(long, default_value_t = 10_000)]
+    movetime: u64,
+    /// Stockfish's nodes per move as the defender
+    #[arg(long, default_value_t = 100_000)]
+    defender_nodes: u64,
+    /// Positions played at once, each job with its own pair of engines
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Any UCI engine command instead of the firmware (to test the plumbing)
+    #[arg(long)]
+    engine: Option<String>,
+    /// Firmware ELF for the bridge (default: build it)
+    #[arg(long)]
+    elf: Option<std::path::PathBuf>,
+    /// Play the engine built for this machine (`cargo xtask host-engine`),
+    /// its clock at `--host-nps`, instead of the firmware in the emulator
+    #[arg(long, conflicts_with_all = ["engine", "elf"])]
+    host: bool,
+    /// The host engine's clock speed (the AVR image's nps)
+    #[arg(long, default_value_t = super::host_engine::DEFAULT_NPS, requires = "host")]
+    host_nps: u32,
+    /// The defender's command (default: /usr/games/stockfish)
+    #[arg(long)]
+    defender_cmd: Option<String>,
+}
+
+/// SplitMix64: a few lines, and the same positions from a seed on every
+/// machine (no dependency needed for it).
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn king_step(a: usize, b: usize) -> bool {
+    let (fa, ra, fb, rb) = (a % 8, a / 8, b % 8, b / 8);
+    fa.abs_diff(fb) <= 1 && ra.abs_diff(rb) <= 1
+}
+
+/// A random legal start of `ending`: the strong side (`strong`) to move,
+/// kings apart, no strong man next to the lone king (none can be taken
+/// at once), the lone king not in check (else the side to move could take
+/// it). The FEN, checked by shakmaty.
+fn random_position(ending: Ending, strong: Color, rng: &mut SplitMix) -> String {
+    loop {
+        let mut squares: Vec<usize> = Vec::new();
+        while squares.len() < 2 + ending.officers().len() {
+            let s = rng.below(64) as usize;
+            if !squares.contains(&s) {
+                squares.push(s);
+            }
+        }
+        let (strong_king, lone_king) = (squares[0], squares[1]);
+        if squares.iter().enumerate().skip(2).any(|(_, &s)| king_step(s, lone_king)) || king_step(strong_king, lone_king) {
+            continue;
+        }
+        let mut board = [None::<char>; 64];
+        let case = |c: char| if strong == Color::White { c } else { c.to_ascii_lowercase() };
+        board[strong_king] = Some(case('K'));
+        board[lone_king] = Some(if strong == Color::White { 'k' } else { 'K' });
+        for (i, &c) in ending.officers().iter().enumerate() {
+            board[squares[2 + i]] = Some(case(c));
+        }
+        let mut placement = String::new();
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match board[rank * 8 + file] {
+                    Some(c) => {
+                        if empty > 0 {
+                            placement += &empty.to_string();
+                            empty = 0;
+                        }
+                        placement.push(c);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                placement += &empty.to_string();
+            }
+            if rank > 0 {
+                placement.push('/');
+            }
+        }
+        let fen = format!("{placement} {} - - 0 1", if strong == Color::White { 'w' } else { 'b' });
+        // Shakmaty refuses the lone king in check with the other side to move.
+        if parse(&fen).is_ok() {
+            return fen;
+        }
+    }
+}
+
+fn parse(fen: &str) -> std::result::Result<Chess, String> {
+    let f: Fen = fen.parse().map_err(|e| format!("bad FEN {fen}: {e}"))?;
+    f.into_position(CastlingMode::Standard).map_err(|e| format!("illegal position {fen}: {e}"))
+}
+
+/// The start positions: `count` per ending, the strong side white and
+/// black in turn.
+fn start_positions(endings: &[Ending], count: usize, seed: u64) -> Vec<(Ending, String)> {
+    let mut out = Vec::new();
+    for &ending in endings {
+        // One stream per ending: adding an ending leaves the others' positions alone.
+        let mut rng = SplitMix(seed ^ (ending as u64 + 1).wrapping_mul(0xA076_1D64_78BD_642F));
+        for i in 0..count {
+            let strong = if i % 2 == 0 { Color::White } else { Color::Black };
+            out.push((ending, random_position(ending, strong, &mut rng)));
+        }
+    }
+    out
+}
+
+/// How a play-out ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// Mated after this many moves of the strong side.
+    Mated(usize),
+    /// Anything else: stalemate, a man lost, the fifty-move rule, a
+    /// threefold repetition, an illegal move or an engine failure.
+    Failed(String),
+}
+
+/// The rules' verdict on `pos` (the strong side is `strong`), if the play-out is over.
+fn verdict(pos: &Chess, strong: Color, strong_moves: usize, reps: u32) -> Option<Outcome> {
+    if pos.is_checkmate() {
+        return Some(if pos.turn() == strong {
+            Outcome::Failed("the strong side was mated".into())
+        } else {
+            Outcome::Mated(strong_moves)
+        });
+    }
+    if pos.is_stalemate() {
+        return Some(Outcome::Failed("stalemate".into()));
+    }
+    if pos.is_insufficient_material() {
+        return Some(Outcome::Failed("a man was lost: insufficient material".into()));
+    }
+    if pos.halfmoves() >= 100 {
+        return Some(Outcome::Failed("fifty-move rule".into()));
+    }
+    if reps >= 3 {
+        return Some(Outcome::Failed("threefold repetition".into()));
+    }
+    None
+}
+
+/// Plays `fen` out: the engine under test for the side to move, the
+/// defender for the lone king. `moves` receives the moves played.
+fn play_out(test: &mut UciEngine, defender: &mut UciEngine, fen: &str, args: &Args, moves: &mut Vec<String>) -> Outcome {
+    let mut pos = match parse(fen) {
+        Ok(p) => p,
+        Err(e) => return Outcome::Failed(e),
+    };
+    let strong = pos.turn();
+    moves.clear();
+    if let Err(e) = test.new_game().and_then(|()| defender.new_game()) {
+        return Outcome::Failed(e);
+    }
+    let timeout = Duration::from_millis(60_000 + args.movetime * 20);
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    let mut strong_moves = 0;
+    loop {
+        let now = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+        let key: String = now.split(' ').take(4).collect::<Vec<_>>().join(" ");
+        let reps = seen.entry(key).or_insert(0);
+        *reps += 1;
+        if let Some(end) = verdict(&pos, strong, strong_moves, *reps) {
+            return end;
+        }
+        let position = position_command(Some(fen), moves);
+        let (engine, go, who) = if pos.turn() == strong {
+            (&mut *test, format!("go movetime {}", args.movetime), "engine under test")
+        } else {
+            (&mut *defender, format!("go nodes {}", args.defender_nodes), "defender")
+        };
+        let best = match engine.search(&position, &go, timeout) {
+            Ok(r) => r.best,
+            Err(e) => return Outcome::Failed(format!("{who} failed: {}", e.lines().next().unwrap_or(""))),
+        };
+        let Some(mv) = best.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
+            return Outcome::Failed(format!("{who} played an illegal move `{best}` in {now}"));
+        };
+        if pos.turn() == strong {
+            strong_moves += 1;
+        }
+        moves.push(mv.to_uci(CastlingMode::Standard).to_string());
+        pos.play_unchecked(mv);
+    }
+}
+
+/// Median of a non-empty sorted list.
+fn median(sorted: &[usize]) -> f64 {
+    let n = sorted.len();
+    if n % 2 == 1 {
+        sorted[n / 2] as f64
+    } else {
+        (sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0
+    }
+}
+
+pub fn run(args: Args) -> Result {
+    if args.positions == 0 {
+        return Err("--positions 0: nothing to play".into());
+    }
+    if args.endings.is_empty() {
+        return Err("--endings: name at least one of kqk, krk, kbnk".into());
+    }
+    let mut endings = args.endings.clone();
+    endings.sort();
+    endings.dedup();
+    let starts = start_positions(&endings, args.positions, args.seed);
+    let test_cmd = if args.host {
+        let exe = std::env::current_exe().map_err(|e| format!("--host: cannot find this xtask binary: {e}"))?;
+        vec![exe.display().to_string(), "host-engine".into(), "--nps".into(), args.host_nps.to_string()]
+    } else {
+        super::engine_under_test(args.engine.as_deref(), args.elf.clone())?
+    };
+    let defender_cmd = match &args.defender_cmd {
+        Some(c) => super::uci_client::split_command(c),
+        None => vec![crate::setup::debian_engine("stockfish", "the defender of `endgames`")?],
+    };
+    println!(
+        "== endgames: {} positions (seed {}), {} (go movetime {}) against {} (go nodes {}), {} at once",
+        starts.len(),
+        args.seed,
+        test_cmd.join(" "),
+        args.movetime,
+        defender_cmd.join(" "),
+        args.defender_nodes,
+        args.jobs.clamp(1, starts.len()),
+    );
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; starts.len()]);
+    let fatal: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..args.jobs.clamp(1, starts.len()) {
+            let (next, results, fatal, args, starts, test_cmd, defender_cmd) =
+                (&next, &results, &fatal, &args, &starts, &test_cmd, &defender_cmd);
+            scope.spawn(move || {
+                let mut engines: Option<(UciEngine, UciEngine)> = None;
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= starts.len() || fatal.lock().unwrap().is_some() {
+                        break;
+                    }
+                    if engines.is_none() {
+                        let started = UciEngine::start(test_cmd, "engine under test")
+                            .and_then(|t| UciEngine::start(defender_cmd, "defender").map(|d| (t, d)));
+                        match started {
+                            Ok(pair) => engines = Some(pair),
+                            Err(e) => {
+                                *fatal.lock().unwrap() = Some(e);
+                                break;
+                            }
+                        }
+                    }
+                    let (test, defender) = engines.as_mut().expect("started above");
+                    let (ending, fen) = &starts[i];
+                    let mut moves = Vec::new();
+                    let outcome = play_out(test, defender, fen, args, &mut moves);
+                    if matches!(&outcome, Outcome::Failed(why) if why.contains(" failed: ")) {
+                        // A failed engine is started afresh for the next position.
+                        engines = None;
+                    }
+                    let mut r = results.lock().unwrap();
+                    let done = r.iter().filter(|o| o.is_some()).count() + 1;
+                    let line = match &outcome {
+                        Outcome::Mated(n) => format!("ok    mate in {n:>2}"),
+                        Outcome::Failed(why) => format!("FAIL  {why}, after {} plies: {}", moves.len(), moves.join(" ")),
+                    };
+                    println!("[{done:>3}/{}] {:<4} {fen}   {line}", starts.len(), ending.name());
+                    r[i] = Some(outcome);
+                }
+                if let Some((test, defender)) = engines {
+                    test.quit();
+                    defender.quit();
+                }
+            });
+        }
+    });
+    if let Some(e) = fatal.into_inner().unwrap() {
+        return Err(e);
+    }
+    let results = results.into_inner().unwrap();
+    println!("time: {:.1} s", started.elapsed().as_secs_f64());
+    let mut failed = 0;
+    for &ending in &endings {
+        let mut lengths = Vec::new();
+        let mut total = 0;
+        for ((e, _), o) in starts.iter().zip(&results) {
+            if *e != ending {
+                continue;
+            }
+            total += 1;
+            match o {
+                Some(Outcome::Mated(n)) => lengths.push(*n),
+                _ => failed += 1,
+            }
+        }
+        lengths.sort_unstable();
+        let moves = match (lengths.first(), lengths.last()) {
+            (Some(lo), Some(hi)) => format!("; moves to mate: median {:.1}, min {lo}, max {hi}", median(&lengths)),
+            _ => String::new(),
+        };
+        println!("{:<4} mated {}/{total} within the fifty-move rule{moves}", ending.name(), lengths.len());
+    }
+    if failed > 0 {
+        return Err(format!("{failed} of {} positions not mated (listed above with FAIL)", starts.len()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Role;
+
+    #[test]
+    fn positions_are_legal_and_as_asked() {
+        let starts = start_positions(&[Ending::Kqk, Ending::Krk, Ending::Kbnk], 40, 7);
+        assert_eq!(starts.len(), 120);
+        for (i, (ending, fen)) in starts.iter().enumerate() {
+            let pos = parse(fen).unwrap();
+            let strong = if i % 40 % 2 == 0 { Color::White } else { Color::Black };
+            assert_eq!(pos.turn(), strong, "{fen}");
+            let board = pos.board();
+            let lone = board.by_color(!strong);
+            assert_eq!(lone.count(), 1, "{fen}");
+            let roles: Vec<Role> = board.by_color(strong).into_iter().filter_map(|s| board.role_at(s)).collect();
+            // In shakmaty's order of the roles.
+            let want: &[Role] = match ending {
+                Ending::Kqk => &[Role::Queen, Role::King],
+                Ending::Krk => &[Role::Rook, Role::King],
+                Ending::Kbnk => &[Role::Knight, Role::Bishop, Role::King],
+            };
+            let mut got = roles.clone();
+            got.sort();
+            assert_eq!(got, want, "{fen}");
+            // No strong man within the lone king's reach.
+            let king = board.king_of(!strong).unwrap();
+            assert!((shakmaty::attacks::king_attacks(king) & board.by_color(strong)).is_empty(), "{fen}");
+            assert!(!pos.is_game_over(), "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_seed_gives_the_same_positions_and_another_seed_others() {
+        let a = start_positions(&[Ending::Kbnk], 10, 1);
+        assert_eq!(a, start_positions(&[Ending::Kbnk], 10, 1));
+        assert_ne!(a, start_positions(&[Ending::Kbnk], 10, 2));
+        // An ending's positions do not depend on the others asked for.
+        let both = start_positions(&[Ending::Kqk, Ending::Kbnk], 10, 1);
+        assert_eq!(&both[10..], &a[..]);
+    }
+
+    #[test]
+    fn the_rules_end_a_play_out() {
+        let strong = Color::White;
+        let mated = parse("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+        assert_eq!(verdict(&mated, strong, 12, 1), Some(Outcome::Mated(12)));
+        let stalemate = parse("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+        assert_eq!(verdict(&stalemate, strong, 12, 1), Some(Outcome::Failed("stalemate".into())));
+        let lost = parse("7k/8/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+        assert!(matches!(verdict(&lost, strong, 3, 1), Some(Outcome::Failed(w)) if w.contains("insufficient")));
+        let fifty = parse("7k/8/6K1/8/8/8/8/Q7 b - - 100 80").unwrap();
+        assert_eq!(verdict(&fifty, strong, 50, 1), Some(Outcome::Failed("fifty-move rule".into())));
+        let going = parse("7k/8/6K1/8/8/8/8/Q7 b - - 99 80").unwrap();
+        assert_eq!(verdict(&going, strong, 49, 2), None);
+        assert_eq!(verdict(&going, strong, 49, 3), Some(Outcome::Failed("threefold repetition".into())));
+    }
+
+    #[test]
+    fn median_of_odd_and_even_lists() {
+        assert_eq!(median(&[3]), 3.0);
+        assert_eq!(median(&[1, 2, 9]), 2.0);
+        assert_eq!(median(&[1, 2, 4, 9]), 3.0);
+    }
+}
