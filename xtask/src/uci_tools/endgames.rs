@@ -10,7 +10,6 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -119,7 +118,7 @@ fn random_position(ending: Ending, strong: Color, rng: &mut SplitMix) -> String 
             }
         }
         let (strong_king, lone_king) = (squares[0], squares[1]);
-        if squares.iter().enumerate().skip(2).any(|(_, &s)| king_step(s, lone_king)) || king_step(strong_king, lone_king) {
+        if squares[2..].iter().any(|&s| king_step(s, lone_king)) || king_step(strong_king, lone_king) {
             continue;
         }
         let mut board = [None::<char>; 64];
@@ -185,8 +184,10 @@ enum Outcome {
     /// Mated after this many moves of the strong side.
     Mated(usize),
     /// Anything else: stalemate, a man lost, the fifty-move rule, a
-    /// threefold repetition, an illegal move or an engine failure.
+    /// threefold repetition or an illegal move.
     Failed(String),
+    /// An engine did not answer (it is started afresh for the next position).
+    EngineFailed(String),
 }
 
 /// The rules' verdict on `pos` (the strong side is `strong`), if the play-out is over.
@@ -223,15 +224,13 @@ fn play_out(test: &mut UciEngine, defender: &mut UciEngine, fen: &str, args: &Ar
     let strong = pos.turn();
     moves.clear();
     if let Err(e) = test.new_game().and_then(|()| defender.new_game()) {
-        return Outcome::Failed(e);
+        return Outcome::EngineFailed(e);
     }
     let timeout = Duration::from_millis(60_000 + args.movetime * 20);
     let mut seen: HashMap<String, u32> = HashMap::new();
     let mut strong_moves = 0;
     loop {
-        let now = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
-        let key: String = now.split(' ').take(4).collect::<Vec<_>>().join(" ");
-        let reps = seen.entry(key).or_insert(0);
+        let reps = seen.entry(super::repetition_key(&pos)).or_insert(0);
         *reps += 1;
         if let Some(end) = verdict(&pos, strong, strong_moves, *reps) {
             return end;
@@ -244,9 +243,10 @@ fn play_out(test: &mut UciEngine, defender: &mut UciEngine, fen: &str, args: &Ar
         };
         let best = match engine.search(&position, &go, timeout) {
             Ok(r) => r.best,
-            Err(e) => return Outcome::Failed(format!("{who} failed: {}", e.lines().next().unwrap_or(""))),
+            Err(e) => return Outcome::EngineFailed(format!("{who} failed: {}", e.lines().next().unwrap_or(""))),
         };
         let Some(mv) = best.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
+            let now = Fen::from_position(&pos, EnPassantMode::Legal);
             return Outcome::Failed(format!("{who} played an illegal move `{best}` in {now}"));
         };
         if pos.turn() == strong {
@@ -279,8 +279,7 @@ pub fn run(args: Args) -> Result {
     endings.dedup();
     let starts = start_positions(&endings, args.positions, args.seed);
     let test_cmd = if args.host {
-        let exe = std::env::current_exe().map_err(|e| format!("--host: cannot find this xtask binary: {e}"))?;
-        vec![exe.display().to_string(), "host-engine".into(), "--nps".into(), args.host_nps.to_string()]
+        super::host_engine_command(args.host_nps)?
     } else {
         super::engine_under_test(args.engine.as_deref(), args.elf.clone())?
     };
@@ -299,58 +298,35 @@ pub fn run(args: Args) -> Result {
         args.jobs.clamp(1, starts.len()),
     );
     let started = Instant::now();
-    let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; starts.len()]);
-    let fatal: Mutex<Option<String>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..args.jobs.clamp(1, starts.len()) {
-            let (next, results, fatal, args, starts, test_cmd, defender_cmd) =
-                (&next, &results, &fatal, &args, &starts, &test_cmd, &defender_cmd);
-            scope.spawn(move || {
-                let mut engines: Option<(UciEngine, UciEngine)> = None;
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= starts.len() || fatal.lock().unwrap().is_some() {
-                        break;
-                    }
-                    if engines.is_none() {
-                        let started = UciEngine::start(test_cmd, "engine under test")
-                            .and_then(|t| UciEngine::start(defender_cmd, "defender").map(|d| (t, d)));
-                        match started {
-                            Ok(pair) => engines = Some(pair),
-                            Err(e) => {
-                                *fatal.lock().unwrap() = Some(e);
-                                break;
-                            }
-                        }
-                    }
-                    let (test, defender) = engines.as_mut().expect("started above");
-                    let (ending, fen) = &starts[i];
-                    let mut moves = Vec::new();
-                    let outcome = play_out(test, defender, fen, args, &mut moves);
-                    if matches!(&outcome, Outcome::Failed(why) if why.contains(" failed: ")) {
-                        // A failed engine is started afresh for the next position.
-                        engines = None;
-                    }
-                    let mut r = results.lock().unwrap();
-                    let done = r.iter().filter(|o| o.is_some()).count() + 1;
-                    let line = match &outcome {
-                        Outcome::Mated(n) => format!("ok    mate in {n:>2}"),
-                        Outcome::Failed(why) => format!("FAIL  {why}, after {} plies: {}", moves.len(), moves.join(" ")),
-                    };
-                    println!("[{done:>3}/{}] {:<4} {fen}   {line}", starts.len(), ending.name());
-                    r[i] = Some(outcome);
-                }
-                if let Some((test, defender)) = engines {
-                    test.quit();
-                    defender.quit();
-                }
-            });
+    let play = |i: usize, engines: &mut Option<(UciEngine, UciEngine)>| -> Result {
+        if engines.is_none() {
+            let test = UciEngine::start(&test_cmd, "engine under test")?;
+            *engines = Some((test, UciEngine::start(&defender_cmd, "defender")?));
         }
-    });
-    if let Some(e) = fatal.into_inner().unwrap() {
-        return Err(e);
-    }
+        let (test, defender) = engines.as_mut().expect("started above");
+        let (ending, fen) = &starts[i];
+        let mut moves = Vec::new();
+        let outcome = play_out(test, defender, fen, &args, &mut moves);
+        if matches!(outcome, Outcome::EngineFailed(_)) {
+            *engines = None;
+        }
+        let mut r = results.lock().unwrap();
+        let done = r.iter().filter(|o| o.is_some()).count() + 1;
+        let line = match &outcome {
+            Outcome::Mated(n) => format!("ok    mate in {n:>2}"),
+            Outcome::Failed(why) | Outcome::EngineFailed(why) => {
+                format!("FAIL  {why}, after {} plies: {}", moves.len(), moves.join(" "))
+            }
+        };
+        println!("[{done:>3}/{}] {:<4} {fen}   {line}", starts.len(), ending.name());
+        r[i] = Some(outcome);
+        Ok(())
+    };
+    super::in_jobs(starts.len(), args.jobs, play, |(test, defender)| {
+        test.quit();
+        defender.quit();
+    })?;
     let results = results.into_inner().unwrap();
     println!("time: {:.1} s", started.elapsed().as_secs_f64());
     let mut failed = 0;

@@ -12,7 +12,6 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -263,8 +262,7 @@ fn play_game(
     };
     loop {
         let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
-        let key: String = fen.split(' ').take(4).collect::<Vec<_>>().join(" ");
-        let reps = seen.entry(key).or_insert(0);
+        let reps = seen.entry(super::repetition_key(&pos)).or_insert(0);
         *reps += 1;
         if pos.is_checkmate() {
             return Ok(end(Some(!pos.turn()), "checkmate", moves.len()));
@@ -603,8 +601,7 @@ pub fn run(args: Args) -> Result {
         openings = spread(&openings, games / 2);
     }
     let test_cmd = if args.host {
-        let exe = std::env::current_exe().map_err(|e| format!("--host: cannot find this xtask binary: {e}"))?;
-        vec![exe.display().to_string(), "host-engine".into(), "--nps".into(), args.host_nps.to_string()]
+        super::host_engine_command(args.host_nps)?
     } else {
         super::engine_under_test(args.engine.as_deref(), args.elf.clone())?
     };
@@ -629,7 +626,6 @@ pub fn run(args: Args) -> Result {
     );
     let started = Instant::now();
     let jobs = args.jobs.clamp(1, games);
-    let next = AtomicUsize::new(0);
     let pgn = match &args.pgn {
         Some(path) => Some((
             std::fs::File::create(path).map_err(|e| format!("--pgn {}: cannot create: {e}", path.display()))?,
@@ -638,33 +634,15 @@ pub fn run(args: Args) -> Result {
         None => None,
     };
     let tally = Mutex::new(Tally { pgn, ..Tally::default() });
-    let fatal: Mutex<Option<String>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            let (next, tally, fatal, args, test_cmd, ref_cmd, openings) =
-                (&next, &tally, &fatal, &args, &test_cmd, &ref_cmd, &openings);
-            scope.spawn(move || {
-                let mut engines: Option<(UciEngine, Reference)> = None;
-                loop {
-                    let g = next.fetch_add(1, Ordering::SeqCst);
-                    if g >= games || fatal.lock().unwrap().is_some() {
-                        break;
-                    }
-                    if let Err(e) = play_numbered(g, games, openings, &mut engines, test_cmd, ref_cmd, args, tally) {
-                        *fatal.lock().unwrap() = Some(e);
-                        break;
-                    }
-                }
-                if let Some((test, reference)) = engines {
-                    test.quit();
-                    reference.quit();
-                }
-            });
-        }
-    });
-    if let Some(e) = fatal.into_inner().unwrap() {
-        return Err(e);
-    }
+    super::in_jobs(
+        games,
+        jobs,
+        |g, engines| play_numbered(g, games, &openings, engines, &test_cmd, &ref_cmd, &args, &tally),
+        |(test, reference): (UciEngine, Reference)| {
+            test.quit();
+            reference.quit();
+        },
+    )?;
     let Tally { w, d, l, errors, ends, names, .. } = tally.into_inner().unwrap();
     let (test_name, ref_name) = names.unwrap_or_default();
     let st = elo_stats(w, d, l);
