@@ -1,14 +1,18 @@
 //! `cargo xtask endgames`: can the engine under test mate a lone king with
 //! K+Q, K+R and K+B+N within the fifty-move rule? It plays the strong side
 //! from random positions (seeded, so a run can be repeated), Stockfish
-//! defends, and the rules (shakmaty) judge every move. Any position not
-//! mated is listed with its FEN and how it ended, and the command fails.
+//! defends (or, with `--defender tablebase`, a perfect defence from
+//! distance-to-mate tables), and the rules (shakmaty) judge every move.
+//! Every play-out is compared with the optimum, the shortest mate against
+//! the best defence. Any position not mated is listed with its FEN and
+//! how it ended, and the command fails.
 
+use super::tablebase::Tablebase;
 use super::uci_client::{position_command, UciEngine};
 use crate::util::Result;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Role};
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -40,6 +44,23 @@ impl Ending {
             Ending::Kbnk => &['B', 'N'],
         }
     }
+
+    fn roles(self) -> &'static [Role] {
+        match self {
+            Ending::Kqk => &[Role::Queen],
+            Ending::Krk => &[Role::Rook],
+            Ending::Kbnk => &[Role::Bishop, Role::Knight],
+        }
+    }
+}
+
+/// Who defends the lone king.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DefenderKind {
+    /// Stockfish at `--defender-nodes` (or `--defender-cmd`)
+    Stockfish,
+    /// The distance-to-mate tables: always the longest resistance
+    Tablebase,
 }
 
 #[derive(clap::Args)]
@@ -57,6 +78,9 @@ pub struct Args {
     /// The engine under test's time per move, in ms (of emulated time for the firmware)
     #[arg(long, default_value_t = 10_000)]
     movetime: u64,
+    /// Who defends the lone king
+    #[arg(long, value_enum, default_value_t = DefenderKind::Stockfish)]
+    defender: DefenderKind,
     /// Stockfish's nodes per move as the defender
     #[arg(long, default_value_t = 100_000)]
     defender_nodes: u64,
@@ -214,16 +238,26 @@ fn verdict(pos: &Chess, strong: Color, strong_moves: usize, reps: u32) -> Option
     None
 }
 
+/// The lone king's side: a UCI engine or the tables.
+enum Defender<'a> {
+    Engine(&'a mut UciEngine),
+    Table(&'a Tablebase),
+}
+
 /// Plays `fen` out: the engine under test for the side to move, the
 /// defender for the lone king. `moves` receives the moves played.
-fn play_out(test: &mut UciEngine, defender: &mut UciEngine, fen: &str, args: &Args, moves: &mut Vec<String>) -> Outcome {
+fn play_out(test: &mut UciEngine, mut defender: Defender, fen: &str, args: &Args, moves: &mut Vec<String>) -> Outcome {
     let mut pos = match parse(fen) {
         Ok(p) => p,
         Err(e) => return Outcome::Failed(e),
     };
     let strong = pos.turn();
     moves.clear();
-    if let Err(e) = test.new_game().and_then(|()| defender.new_game()) {
+    let new_game = match &mut defender {
+        Defender::Engine(d) => test.new_game().and_then(|()| d.new_game()),
+        Defender::Table(_) => test.new_game(),
+    };
+    if let Err(e) = new_game {
         return Outcome::EngineFailed(e);
     }
     let timeout = Duration::from_millis(60_000 + args.movetime * 20);
@@ -236,10 +270,18 @@ fn play_out(test: &mut UciEngine, defender: &mut UciEngine, fen: &str, args: &Ar
             return end;
         }
         let position = position_command(Some(fen), moves);
-        let (engine, go, who) = if pos.turn() == strong {
-            (&mut *test, format!("go movetime {}", args.movetime), "engine under test")
-        } else {
-            (&mut *defender, format!("go nodes {}", args.defender_nodes), "defender")
+        let (engine, go, who) = match &mut defender {
+            _ if pos.turn() == strong => (&mut *test, format!("go movetime {}", args.movetime), "engine under test"),
+            Defender::Engine(d) => (&mut **d, format!("go nodes {}", args.defender_nodes), "defender"),
+            Defender::Table(table) => {
+                // verdict() above found a legal move: the lone king is neither mated nor stalemated.
+                let Some(mv) = table.best_defence(&pos) else {
+                    return Outcome::Failed("the tablebase found no defence".into());
+                };
+                moves.push(mv.to_uci(CastlingMode::Standard).to_string());
+                pos.play_unchecked(mv);
+                continue;
+            }
         };
         let best = match engine.search(&position, &go, timeout) {
             Ok(r) => r.best,
@@ -283,55 +325,94 @@ pub fn run(args: Args) -> Result {
     } else {
         super::engine_under_test(args.engine.as_deref(), args.elf.clone())?
     };
-    let defender_cmd = match &args.defender_cmd {
-        Some(c) => super::uci_client::split_command(c),
-        None => vec![crate::setup::debian_engine("stockfish", "the defender of `endgames`")?],
+    let defender_cmd = match (&args.defender_cmd, args.defender) {
+        (Some(_), DefenderKind::Tablebase) => {
+            return Err("--defender-cmd names a UCI defender: not with --defender tablebase".into())
+        }
+        (Some(c), DefenderKind::Stockfish) => Some(super::uci_client::split_command(c)),
+        (None, DefenderKind::Stockfish) => {
+            Some(vec![crate::setup::debian_engine("stockfish", "the defender of `endgames`")?])
+        }
+        (None, DefenderKind::Tablebase) => None,
+    };
+    // The tables measure every play-out against the optimum, whoever defends.
+    let mut tables = HashMap::new();
+    for &ending in &endings {
+        let t = Instant::now();
+        let table = Tablebase::solve(ending.roles())?;
+        println!(
+            "== tablebase {}: solved in {:.1} s, the longest mate {} moves",
+            ending.name(),
+            t.elapsed().as_secs_f64(),
+            table.longest_mate_moves()
+        );
+        tables.insert(ending, table);
+    }
+    let defender_name = match &defender_cmd {
+        Some(cmd) => format!("{} (go nodes {})", cmd.join(" "), args.defender_nodes),
+        None => "the tablebase's longest resistance".to_string(),
     };
     println!(
-        "== endgames: {} positions (seed {}), {} (go movetime {}) against {} (go nodes {}), {} at once",
+        "== endgames: {} positions (seed {}), {} (go movetime {}) against {defender_name}, {} at once",
         starts.len(),
         args.seed,
         test_cmd.join(" "),
         args.movetime,
-        defender_cmd.join(" "),
-        args.defender_nodes,
         args.jobs.clamp(1, starts.len()),
     );
     let started = Instant::now();
-    let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; starts.len()]);
-    let play = |i: usize, engines: &mut Option<(UciEngine, UciEngine)>| -> Result {
+    // Each play-out's outcome and its optimum (moves to mate against the best defence).
+    type Played = Option<(Outcome, Option<usize>)>;
+    let results: Mutex<Vec<Played>> = Mutex::new(vec![None; starts.len()]);
+    let play = |i: usize, engines: &mut Option<(UciEngine, Option<UciEngine>)>| -> Result {
         if engines.is_none() {
             let test = UciEngine::start(&test_cmd, "engine under test")?;
-            *engines = Some((test, UciEngine::start(&defender_cmd, "defender")?));
+            let defender = match &defender_cmd {
+                Some(cmd) => Some(UciEngine::start(cmd, "defender")?),
+                None => None,
+            };
+            *engines = Some((test, defender));
         }
         let (test, defender) = engines.as_mut().expect("started above");
         let (ending, fen) = &starts[i];
+        let table = &tables[ending];
+        let defender = match defender {
+            Some(d) => Defender::Engine(d),
+            None => Defender::Table(table),
+        };
         let mut moves = Vec::new();
         let outcome = play_out(test, defender, fen, &args, &mut moves);
         if matches!(outcome, Outcome::EngineFailed(_)) {
             *engines = None;
         }
+        let optimum = parse(fen).ok().and_then(|p| table.plies_to_mate(&p)).map(|plies| (plies as usize).div_ceil(2));
+        let best = optimum.map_or("not won".to_string(), |n| format!("{n:>2}"));
         let mut r = results.lock().unwrap();
         let done = r.iter().filter(|o| o.is_some()).count() + 1;
         let line = match &outcome {
-            Outcome::Mated(n) => format!("ok    mate in {n:>2}"),
+            Outcome::Mated(n) => format!("ok    mate in {n:>2} (optimum {best})"),
             Outcome::Failed(why) | Outcome::EngineFailed(why) => {
-                format!("FAIL  {why}, after {} plies: {}", moves.len(), moves.join(" "))
+                format!("FAIL  {why}, after {} plies (optimum {best}): {}", moves.len(), moves.join(" "))
             }
         };
         println!("[{done:>3}/{}] {:<4} {fen}   {line}", starts.len(), ending.name());
-        r[i] = Some(outcome);
+        r[i] = Some((outcome, optimum));
         Ok(())
     };
     super::in_jobs(starts.len(), args.jobs, play, |(test, defender)| {
         test.quit();
-        defender.quit();
+        if let Some(d) = defender {
+            d.quit();
+        }
     })?;
     let results = results.into_inner().unwrap();
     println!("time: {:.1} s", started.elapsed().as_secs_f64());
     let mut failed = 0;
     for &ending in &endings {
         let mut lengths = Vec::new();
+        // Moves over the optimum, shifted by 100 to sort as unsigned (a
+        // fallible defender can be mated sooner than the optimum).
+        let mut over = Vec::new();
         let mut total = 0;
         for ((e, _), o) in starts.iter().zip(&results) {
             if *e != ending {
@@ -339,16 +420,31 @@ pub fn run(args: Args) -> Result {
             }
             total += 1;
             match o {
-                Some(Outcome::Mated(n)) => lengths.push(*n),
+                Some((Outcome::Mated(n), optimum)) => {
+                    lengths.push(*n);
+                    if let Some(best) = optimum {
+                        over.push(100 + *n - best);
+                    }
+                }
                 _ => failed += 1,
             }
         }
         lengths.sort_unstable();
+        over.sort_unstable();
         let moves = match (lengths.first(), lengths.last()) {
             (Some(lo), Some(hi)) => format!("; moves to mate: median {:.1}, min {lo}, max {hi}", median(&lengths)),
             _ => String::new(),
         };
-        println!("{:<4} mated {}/{total} within the fifty-move rule{moves}", ending.name(), lengths.len());
+        let excess = match (over.first(), over.last()) {
+            (Some(lo), Some(hi)) => format!(
+                "; over the optimum: median {:+.1}, min {:+}, max {:+}",
+                median(&over) - 100.0,
+                *lo as i64 - 100,
+                *hi as i64 - 100
+            ),
+            _ => String::new(),
+        };
+        println!("{:<4} mated {}/{total} within the fifty-move rule{moves}{excess}", ending.name(), lengths.len());
     }
     if failed > 0 {
         return Err(format!("{failed} of {} positions not mated (listed above with FAIL)", starts.len()));

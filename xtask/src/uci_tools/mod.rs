@@ -7,6 +7,7 @@ pub mod host_engine;
 pub mod match_;
 pub mod match_diff;
 pub mod suite;
+pub mod tablebase;
 pub mod uci_client;
 
 use crate::util::{root, Result};

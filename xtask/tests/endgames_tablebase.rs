@@ -1,0 +1,40 @@
+//! `cargo xtask endgames --defender tablebase`: the host engine mates
+//! against the tables' perfect defence, each play-out is shown with its
+//! optimum, and a UCI defender command is refused with the tables.
+
+use std::process::Command;
+
+fn endgames(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_xtask")).arg("endgames").args(args).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+#[test]
+fn the_host_engine_mates_against_the_tablebase() {
+    let (ok, out) = endgames(&[
+        "--host", "--endings", "kqk,krk", "--positions", "4", "--seed", "5", "--defender", "tablebase", "--jobs", "2",
+    ]);
+    assert!(ok, "{out}");
+    assert!(out.contains("tablebase KQK: solved") && out.contains("the longest mate 10 moves"), "{out}");
+    assert!(out.contains("tablebase KRK: solved") && out.contains("the longest mate 16 moves"), "{out}");
+    assert!(out.contains("against the tablebase's longest resistance"), "{out}");
+    assert_eq!(out.matches("(optimum ").count(), 8, "{out}");
+    assert!(out.contains("KQK  mated 4/4") && out.contains("KRK  mated 4/4"), "{out}");
+    assert!(out.contains("over the optimum: median +"), "{out}");
+    // Every play-out takes at least the optimum: the defence is perfect.
+    for line in out.lines().filter(|l| l.contains("ok    mate in")) {
+        let n = |after: &str| -> usize {
+            let rest = &line[line.find(after).unwrap() + after.len()..];
+            rest.trim_start().split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+        };
+        assert!(n("mate in") >= n("(optimum"), "{line}");
+    }
+}
+
+#[test]
+fn a_uci_defender_command_is_refused_with_the_tablebase() {
+    let (ok, out) = endgames(&["--host", "--defender", "tablebase", "--defender-cmd", "stockfish"]);
+    assert!(!ok);
+    assert!(out.contains("not with --defender tablebase"), "{out}");
+}
