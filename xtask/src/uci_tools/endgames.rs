@@ -300,7 +300,7 @@ fn play_out(test: &mut UciEngine, mut defender: Defender, fen: &str, args: &Args
 }
 
 /// Median of a non-empty sorted list.
-fn median(sorted: &[usize]) -> f64 {
+fn median(sorted: &[i64]) -> f64 {
     let n = sorted.len();
     if n % 2 == 1 {
         sorted[n / 2] as f64
@@ -410,8 +410,8 @@ pub fn run(args: Args) -> Result {
     let mut failed = 0;
     for &ending in &endings {
         let mut lengths = Vec::new();
-        // Moves over the optimum, shifted by 100 to sort as unsigned (a
-        // fallible defender can be mated sooner than the optimum).
+        // Moves over the optimum (negative when a fallible defender is
+        // mated sooner than the best defence allows).
         let mut over = Vec::new();
         let mut total = 0;
         for ((e, _), o) in starts.iter().zip(&results) {
@@ -421,9 +421,9 @@ pub fn run(args: Args) -> Result {
             total += 1;
             match o {
                 Some((Outcome::Mated(n), optimum)) => {
-                    lengths.push(*n);
+                    lengths.push(*n as i64);
                     if let Some(best) = optimum {
-                        over.push(100 + *n - best);
+                        over.push(*n as i64 - *best as i64);
                     }
                 }
                 _ => failed += 1,
@@ -437,10 +437,8 @@ pub fn run(args: Args) -> Result {
         };
         let excess = match (over.first(), over.last()) {
             (Some(lo), Some(hi)) => format!(
-                "; over the optimum: median {:+.1}, min {:+}, max {:+}",
-                median(&over) - 100.0,
-                *lo as i64 - 100,
-                *hi as i64 - 100
+                "; over the optimum: median {:+.1}, min {lo:+}, max {hi:+}",
+                median(&over)
             ),
             _ => String::new(),
         };
@@ -516,5 +514,6 @@ mod tests {
         assert_eq!(median(&[3]), 3.0);
         assert_eq!(median(&[1, 2, 9]), 2.0);
         assert_eq!(median(&[1, 2, 4, 9]), 3.0);
+        assert_eq!(median(&[-3, -1, 2, 6]), 0.5);
     }
 }
