@@ -31,14 +31,15 @@ pub struct Tablebase {
 }
 
 impl Tablebase {
-    /// Solves king and `roles` (one or two of knight, bishop, rook,
-    /// queen, at most one bishop) against a bare king.
+    /// Solves king and `roles` (one or two different ones of knight,
+    /// bishop, rook, queen) against a bare king. Two men of one role are
+    /// refused: a lookup finds each role's man by its role.
     pub fn solve(roles: &[Role]) -> Result<Tablebase, String> {
         if roles.is_empty() || roles.len() > 2 || roles.iter().any(|r| matches!(r, Role::Pawn | Role::King)) {
             return Err(format!("tablebase: one or two officers wanted, got {roles:?}"));
         }
-        if roles.iter().filter(|&&r| r == Role::Bishop).count() > 1 {
-            return Err("tablebase: at most one bishop".into());
+        if roles.len() == 2 && roles[0] == roles[1] {
+            return Err(format!("tablebase: two different officers wanted, got {roles:?}"));
         }
         let mut tb = Tablebase { roles: roles.to_vec(), plies: vec![NOT_WON; 2 << (6 * (2 + roles.len()))] };
         tb.retrograde();
@@ -331,6 +332,7 @@ mod tests {
         assert!(Tablebase::solve(&[]).is_err());
         assert!(Tablebase::solve(&[Role::Pawn]).is_err());
         assert!(Tablebase::solve(&[Role::Bishop, Role::Bishop]).is_err());
+        assert!(Tablebase::solve(&[Role::Knight, Role::Knight]).is_err());
         assert!(Tablebase::solve(&[Role::Queen, Role::Rook, Role::Knight]).is_err());
     }
 }
