@@ -713,8 +713,16 @@ fn connected(pos: &Position, a: Square, b: Square) -> bool {
 /// escapes at 20, at 10: seed 1, 10 positions, 6, 10, 10; seed 2, 30
 /// positions, 18, 25, 27 (against before: 11 gained, 2 lost). Not yet
 /// every position, as issue 6 asks.
+/// Once late-move pruning stopped in these endings (`search.rs`,
+/// `LMP_MOVES`), the knight's weight came down from 6 to 3: against the
+/// tablebase's defence, 200 positions each on seeds 11, 12, 13, 194, 185,
+/// 193 mated against 184, 181, 175 (knight 0: 190, 2: 183, 4: 193 and 190
+/// on seeds 11 and 13; knight 12: 172). The optimal lines take the knight
+/// away from the weak king for the W-manoeuvre. With knight 3, on seed 13
+/// (193): escapes 5 or 15, 185; king 8, 177, 16, 183; corner 30, 171, 50,
+/// 162.
 const KBNK_KING: i16 = 12;
-const KBNK_KNIGHT: i16 = 6;
+const KBNK_KNIGHT: i16 = 3;
 const KBNK_ESCAPE: i16 = 10;
 
 /// Manhattan distance from `sq` to the nearer corner of colour `colour`
