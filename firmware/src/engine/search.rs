@@ -96,9 +96,9 @@ const STATIC_MARGIN: i16 = 0;
 /// KRK 100/100 either way. With the KBNK knight's weight 3 (`eval.rs`),
 /// on fresh seeds, the host clock at each build's AVR speed in KBNK (830
 /// before, 880 after): seeds 14 to 17, 200 each, 672 of 800 mated before,
-/// 744 after; the image in the emulator, 40 each on seeds 1, 2, 3, 16:
-/// 137 of 160 before, 143 after (17 gained, 11 lost; seed 16: 32 and 38,
-/// as the host predicted, seeds 1 to 3 even on both).
+/// 744 after; the image in the emulator, 40 each on seeds 1, 2, 3, 16,
+/// 17: 171 of 200 before, 178 after (22 gained, 15 lost; seed 16: 32 and
+/// 38, as the host predicted, seeds 1 to 3 and 17 within one on both).
 const LMP_MOVES: u8 = 3;
 /// Swap-off pruning: quiet moves that lose material by swap-off are
 /// pruned this many plies before the horizon and closer.
