@@ -12,7 +12,7 @@ use super::uci_client::{position_command, UciEngine};
 use crate::util::Result;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, Role};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -238,6 +238,40 @@ fn verdict(pos: &Chess, strong: Color, strong_moves: usize, reps: u32) -> Option
     None
 }
 
+/// How well the strong side played, move by move, by the tables: a
+/// finer measure than mated or not, which a single slip can flip.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Accuracy {
+    /// Moves of the strong side the tables could judge (still won before and after).
+    moves: u32,
+    /// Of those, the moves that kept the shortest way to mate.
+    optimal: u32,
+    /// Plies to mate added over the best move's, summed.
+    plies_lost: u32,
+}
+
+impl Accuracy {
+    /// Judges `mv` (the strong side's, not yet played) in `pos`.
+    fn add(&mut self, table: &Tablebase, pos: &Chess, mv: Move) {
+        let after = |m: Move| {
+            let mut p = pos.clone();
+            p.play_unchecked(m);
+            table.plies_to_mate(&p)
+        };
+        let Some(got) = after(mv) else { return };
+        let Some(best) = pos.legal_moves().into_iter().filter_map(after).min() else { return };
+        self.moves += 1;
+        self.optimal += u32::from(got == best);
+        self.plies_lost += u32::from(got - best);
+    }
+
+    fn merge(&mut self, other: &Accuracy) {
+        self.moves += other.moves;
+        self.optimal += other.optimal;
+        self.plies_lost += other.plies_lost;
+    }
+}
+
 /// The lone king's side: a UCI engine or the tables.
 enum Defender<'a> {
     Engine(&'a mut UciEngine),
@@ -245,8 +279,17 @@ enum Defender<'a> {
 }
 
 /// Plays `fen` out: the engine under test for the side to move, the
-/// defender for the lone king. `moves` receives the moves played.
-fn play_out(test: &mut UciEngine, mut defender: Defender, fen: &str, args: &Args, moves: &mut Vec<String>) -> Outcome {
+/// defender for the lone king. `moves` receives the moves played,
+/// `accuracy` the tables' judgement of the strong side's.
+fn play_out(
+    test: &mut UciEngine,
+    mut defender: Defender,
+    table: &Tablebase,
+    fen: &str,
+    args: &Args,
+    moves: &mut Vec<String>,
+    accuracy: &mut Accuracy,
+) -> Outcome {
     let mut pos = match parse(fen) {
         Ok(p) => p,
         Err(e) => return Outcome::Failed(e),
@@ -293,6 +336,7 @@ fn play_out(test: &mut UciEngine, mut defender: Defender, fen: &str, args: &Args
         };
         if pos.turn() == strong {
             strong_moves += 1;
+            accuracy.add(table, &pos, mv);
         }
         moves.push(mv.to_uci(CastlingMode::Standard).to_string());
         pos.play_unchecked(mv);
@@ -362,7 +406,7 @@ pub fn run(args: Args) -> Result {
     );
     let started = Instant::now();
     // Each play-out's outcome and its optimum (moves to mate against the best defence).
-    type Played = Option<(Outcome, Option<usize>)>;
+    type Played = Option<(Outcome, Option<usize>, Accuracy)>;
     let results: Mutex<Vec<Played>> = Mutex::new(vec![None; starts.len()]);
     let play = |i: usize, engines: &mut Option<(UciEngine, Option<UciEngine>)>| -> Result {
         if engines.is_none() {
@@ -381,7 +425,8 @@ pub fn run(args: Args) -> Result {
             None => Defender::Table(table),
         };
         let mut moves = Vec::new();
-        let outcome = play_out(test, defender, fen, &args, &mut moves);
+        let mut accuracy = Accuracy::default();
+        let outcome = play_out(test, defender, table, fen, &args, &mut moves, &mut accuracy);
         if matches!(outcome, Outcome::EngineFailed(_)) {
             *engines = None;
         }
@@ -396,7 +441,7 @@ pub fn run(args: Args) -> Result {
             }
         };
         println!("[{done:>3}/{}] {:<4} {fen}   {line}", starts.len(), ending.name());
-        r[i] = Some((outcome, optimum));
+        r[i] = Some((outcome, optimum, accuracy));
         Ok(())
     };
     super::in_jobs(starts.len(), args.jobs, play, |(test, defender)| {
@@ -414,13 +459,17 @@ pub fn run(args: Args) -> Result {
         // mated sooner than the best defence allows).
         let mut over = Vec::new();
         let mut total = 0;
+        let mut accuracy = Accuracy::default();
         for ((e, _), o) in starts.iter().zip(&results) {
             if *e != ending {
                 continue;
             }
             total += 1;
+            if let Some((_, _, a)) = o {
+                accuracy.merge(a);
+            }
             match o {
-                Some((Outcome::Mated(n), optimum)) => {
+                Some((Outcome::Mated(n), optimum, _)) => {
                     lengths.push(*n as i64);
                     if let Some(best) = optimum {
                         over.push(*n as i64 - *best as i64);
@@ -443,6 +492,15 @@ pub fn run(args: Args) -> Result {
             _ => String::new(),
         };
         println!("{:<4} mated {}/{total} within the fifty-move rule{moves}{excess}", ending.name(), lengths.len());
+        if accuracy.moves > 0 {
+            println!(
+                "{:<4} the strong side's {} moves by the tables: {:.1}% kept the shortest mate, {:.3} plies to mate lost a move",
+                ending.name(),
+                accuracy.moves,
+                100.0 * accuracy.optimal as f64 / accuracy.moves as f64,
+                accuracy.plies_lost as f64 / accuracy.moves as f64,
+            );
+        }
     }
     if failed > 0 {
         return Err(format!("{failed} of {} positions not mated (listed above with FAIL)", starts.len()));
@@ -507,6 +565,27 @@ mod tests {
         let going = parse("7k/8/6K1/8/8/8/8/Q7 b - - 99 80").unwrap();
         assert_eq!(verdict(&going, strong, 49, 2), None);
         assert_eq!(verdict(&going, strong, 49, 3), Some(Outcome::Failed("threefold repetition".into())));
+    }
+
+    #[test]
+    fn accuracy_counts_the_plies_a_move_gives_away() {
+        let kqk = Tablebase::solve(&[Role::Queen]).unwrap();
+        let pos = parse("7k/8/6K1/8/8/8/Q7/8 w - - 0 1").unwrap();
+        let uci = |u: &str| u.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        let mut a = Accuracy::default();
+        // Qa8# mates at once (0 plies left); after Qa7 it takes two more
+        // (Kg8 Qg7#): two plies lost.
+        a.add(&kqk, &pos, uci("a2a8"));
+        assert_eq!(a, Accuracy { moves: 1, optimal: 1, plies_lost: 0 });
+        a.add(&kqk, &pos, uci("a2a7"));
+        assert_eq!(a, Accuracy { moves: 2, optimal: 1, plies_lost: 2 });
+        // Qg8+ gives the queen away (Kxg8): not won, not judged.
+        a.add(&kqk, &pos, uci("a2g8"));
+        assert_eq!(a.moves, 2);
+        let mut b = Accuracy::default();
+        b.merge(&a);
+        b.merge(&a);
+        assert_eq!(b, Accuracy { moves: 4, optimal: 2, plies_lost: 4 });
     }
 
     #[test]
