@@ -50,6 +50,16 @@ pub enum Phase {
     MateBn,
 }
 
+impl Phase {
+    /// One side has a bare king ([`Phase::MateHeavy`], [`Phase::MateBn`]):
+    /// every move is quiet and the search drives a mate, so some of its
+    /// middlegame shortcuts are off.
+    #[inline(always)]
+    pub fn bare_king(self) -> bool {
+        self >= Phase::MateHeavy
+    }
+}
+
 crate::progmem! {
     /// Material by kind (index 0 unused, king 0).
     pub static VALUE: [i16; 7] = [0, 100, 320, 330, 500, 950, 0];

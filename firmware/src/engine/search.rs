@@ -36,7 +36,7 @@
 //! pruning, counting replies) sits in separate functions so that its
 //! locals are not part of every frame.
 
-use super::eval::{incremental_from_scratch, EvalCtx, Phase, NPM_UNITS, VALUE};
+use super::eval::{incremental_from_scratch, EvalCtx, NPM_UNITS, VALUE};
 use super::picker::Stage;
 use super::see::{hanging, see};
 use super::time::SearchLimits;
@@ -73,12 +73,12 @@ const BETA_TRIM: i16 = 20;
 /// first one found (`cargo xtask match --host --openings book`, 984 games
 /// at 10 s against Stockfish `nodes=500`: 47.6% -> 50.8%; the WAC budget
 /// curve is unchanged).
-/// Against a bare king ([`Phase::MateHeavy`] and after) every iteration
-/// searches them again. There the moves accepted on a null-window bound at
-/// the last iteration were the worst ones played: in the two traced, each
-/// let the king out of its corner, 24 plies to mate given away in one
-/// move (by the tables). `cargo xtask endgames --host --host-nps 880 --endings kbnk
-/// --defender tablebase`, 200 positions a seed: seeds 18 to 20, mated 561
+/// Against a bare king ([`Phase::bare_king`](super::eval::Phase::bare_king))
+/// every iteration searches them again. There the moves accepted on a
+/// null-window bound at the last iteration were the worst ones played: in
+/// the two traced, each let the king out of its corner, 24 plies to mate
+/// given away in one move (by the tables). `cargo xtask endgames --host --host-nps 880
+/// --endings kbnk --defender tablebase`, 200 positions a seed: seeds 18 to 20, mated 561
 /// before, 579 after (34 gained, 16 lost; seed 18's plies to mate lost a
 /// move 0.549 -> 0.444); fresh seeds 21 to 24, 751 -> 762 (39 gained, 28
 /// lost), 0.611 -> 0.524 plies lost a move. KQK and KRK: 100/100 either
@@ -112,8 +112,9 @@ const STATIC_MARGIN: i16 = 0;
 /// (Host A/B, 5,942 games at 10 s against Stockfish `nodes=500`,
 /// `match-diff`: 6 moves -0.85% +/- 1.26%; pruning two plies before the
 /// horizon too, after 8 moves, -2.3% +/- 1.5%, worse at 95%.)
-/// Not against a bare king ([`Phase::MateHeavy`] and after): there every
-/// move is quiet and the generator's order (king first) says nothing, so
+/// Not against a bare king
+/// ([`Phase::bare_king`](super::eval::Phase::bare_king)): there every move
+/// is quiet and the generator's order (king first) says nothing, so
 /// the knight's and bishop's last moves went unseen. `cargo xtask
 /// endgames --host --host-nps 950 --defender tablebase`, 200 KBNK
 /// positions on each of seeds 11, 12, 13: 169, 171, 162 mated with it,
@@ -440,6 +441,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let mut alpha = alpha0;
         let mut beta = beta0;
         let in_check = self.pos.in_check();
+        let bare_king = self.e.ctx.phase.bare_king();
         let main = self.root_best;
         let follow = self.e.main_len > 1 && self.e.main_line[0] == main;
         self.e.plies[0].picker.reset(main, true, false);
@@ -486,7 +488,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             }
             let nd = depth - 1 + ext;
             let mut v;
-            let bound = n > 1 && depth > ROOT_RESEARCH && self.e.ctx.phase < Phase::MateHeavy;
+            let bound = n > 1 && depth > ROOT_RESEARCH && !bare_king;
             if n == 1 {
                 v = -self.search(1, nd, -beta, -alpha, gives_check, flags);
             } else {
@@ -503,7 +505,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             if v > best {
                 best = v;
             }
-            if n == 1 && depth > 1 && v < old && v > alpha0 && v < beta && self.e.ctx.phase < Phase::MateHeavy {
+            if n == 1 && depth > 1 && v < old && v > alpha0 && v < beta && !bare_king {
                 // The main line lost ground: the rest will hardly do better.
                 beta = (beta - BETA_TRIM).max(v + 1);
             }
@@ -785,7 +787,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                     && nf & (N_PV | N_IN_CHECK) == 0
                     && stage >= Stage::Quiets
                     && n.legal > LMP_MOVES
-                    && self.e.ctx.phase < Phase::MateHeavy)
+                    && !self.e.ctx.phase.bare_king())
                 && n.legal > 1
                 && stage >= Stage::Killer1
                 && n.best > -MATE_BOUND
