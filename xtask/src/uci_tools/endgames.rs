@@ -248,11 +248,16 @@ struct Accuracy {
     optimal: u32,
     /// Plies to mate added over the best move's, summed.
     plies_lost: u32,
+    /// The plies lost by the single worst move (0: none lost any) and,
+    /// within one play-out, that move's index in its moves.
+    worst_lost: u8,
+    worst_at: usize,
 }
 
 impl Accuracy {
-    /// Judges `mv` (the strong side's, not yet played) in `pos`.
-    fn add(&mut self, table: &Tablebase, pos: &Chess, mv: Move) {
+    /// Judges `mv` (the strong side's, not yet played) in `pos`; `at` is
+    /// its index in the play-out's moves.
+    fn add(&mut self, table: &Tablebase, pos: &Chess, mv: Move, at: usize) {
         let after = |m: Move| {
             let mut p = pos.clone();
             p.play_unchecked(m);
@@ -263,12 +268,28 @@ impl Accuracy {
         self.moves += 1;
         self.optimal += u32::from(got == best);
         self.plies_lost += u32::from(got - best);
+        if got - best > self.worst_lost {
+            self.worst_lost = got - best;
+            self.worst_at = at;
+        }
     }
 
     fn merge(&mut self, other: &Accuracy) {
         self.moves += other.moves;
         self.optimal += other.optimal;
         self.plies_lost += other.plies_lost;
+        self.worst_lost = self.worst_lost.max(other.worst_lost);
+    }
+
+    /// `; worst: its Nth move UCI, K plies to mate lost`, or nothing.
+    fn worst(&self, moves: &[String]) -> String {
+        match moves.get(self.worst_at) {
+            // The strong side moves first: its moves are the even plies.
+            Some(m) if self.worst_lost > 0 => {
+                format!("; worst: move {} {m}, {} plies to mate lost", self.worst_at / 2 + 1, self.worst_lost)
+            }
+            _ => String::new(),
+        }
     }
 }
 
@@ -336,7 +357,7 @@ fn play_out(
         };
         if pos.turn() == strong {
             strong_moves += 1;
-            accuracy.add(table, &pos, mv);
+            accuracy.add(table, &pos, mv, moves.len());
         }
         moves.push(mv.to_uci(CastlingMode::Standard).to_string());
         pos.play_unchecked(mv);
@@ -435,10 +456,13 @@ pub fn run(args: Args) -> Result {
         let mut r = results.lock().unwrap();
         let done = r.iter().filter(|o| o.is_some()).count() + 1;
         let line = match &outcome {
-            Outcome::Mated(n) => format!("ok    mate in {n:>2} (optimum {best})"),
-            Outcome::Failed(why) | Outcome::EngineFailed(why) => {
-                format!("FAIL  {why}, after {} plies (optimum {best}): {}", moves.len(), moves.join(" "))
-            }
+            Outcome::Mated(n) => format!("ok    mate in {n:>2} (optimum {best}){}", accuracy.worst(&moves)),
+            Outcome::Failed(why) | Outcome::EngineFailed(why) => format!(
+                "FAIL  {why}, after {} plies (optimum {best}){}: {}",
+                moves.len(),
+                accuracy.worst(&moves),
+                moves.join(" ")
+            ),
         };
         println!("[{done:>3}/{}] {:<4} {fen}   {line}", starts.len(), ending.name());
         r[i] = Some((outcome, optimum, accuracy));
@@ -494,11 +518,12 @@ pub fn run(args: Args) -> Result {
         println!("{:<4} mated {}/{total} within the fifty-move rule{moves}{excess}", ending.name(), lengths.len());
         if accuracy.moves > 0 {
             println!(
-                "{:<4} the strong side's {} moves by the tables: {:.1}% kept the shortest mate, {:.3} plies to mate lost a move",
+                "{:<4} the strong side's {} moves by the tables: {:.1}% kept the shortest mate, {:.3} plies to mate lost a move, at most {}",
                 ending.name(),
                 accuracy.moves,
                 100.0 * accuracy.optimal as f64 / accuracy.moves as f64,
                 accuracy.plies_lost as f64 / accuracy.moves as f64,
+                accuracy.worst_lost,
             );
         }
     }
@@ -575,17 +600,21 @@ mod tests {
         let mut a = Accuracy::default();
         // Qa8# mates at once (0 plies left); after Qa7 it takes two more
         // (Kg8 Qg7#): two plies lost.
-        a.add(&kqk, &pos, uci("a2a8"));
-        assert_eq!(a, Accuracy { moves: 1, optimal: 1, plies_lost: 0 });
-        a.add(&kqk, &pos, uci("a2a7"));
-        assert_eq!(a, Accuracy { moves: 2, optimal: 1, plies_lost: 2 });
+        a.add(&kqk, &pos, uci("a2a8"), 0);
+        assert_eq!(a, Accuracy { moves: 1, optimal: 1, plies_lost: 0, worst_lost: 0, worst_at: 0 });
+        assert_eq!(a.worst(&["a2a8".into()]), "");
+        a.add(&kqk, &pos, uci("a2a7"), 2);
+        assert_eq!(a, Accuracy { moves: 2, optimal: 1, plies_lost: 2, worst_lost: 2, worst_at: 2 });
+        let moves = ["a2a8", "h8g8", "a2a7"].map(String::from);
+        assert_eq!(a.worst(&moves), "; worst: move 2 a2a7, 2 plies to mate lost");
         // Qg8+ gives the queen away (Kxg8): not won, not judged.
-        a.add(&kqk, &pos, uci("a2g8"));
+        a.add(&kqk, &pos, uci("a2g8"), 4);
         assert_eq!(a.moves, 2);
+        assert_eq!(a.worst_at, 2);
         let mut b = Accuracy::default();
         b.merge(&a);
         b.merge(&a);
-        assert_eq!(b, Accuracy { moves: 4, optimal: 2, plies_lost: 4 });
+        assert_eq!((b.moves, b.optimal, b.plies_lost, b.worst_lost), (4, 2, 4, 2));
     }
 
     #[test]
