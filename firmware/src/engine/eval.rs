@@ -740,10 +740,11 @@ fn connected(pos: &Position, a: Square, b: Square) -> bool {
 /// corner than the weak one, 566; 60, 556. The mean distance to mate by
 /// the weak king's square (over all placements of the strong men, from
 /// the tables: 14.3 moves in the right corner, 25.2 in the wrong one,
-/// 28.2 in the centre) in place of the corner and centre terms, 12 a
-/// half-move: 98 mated, 1.68 plies lost a move. It is flat in the centre
-/// and along the edge next to the wrong corner, where the search needs a
-/// slope to follow.
+/// 28.2 in the centre; the xtask test
+/// `kbnk_mean_distance_to_mate_by_lone_king_square` checks them) in place
+/// of the corner and centre terms, 12 a half-move: 98 mated, 1.68 plies
+/// lost a move. It is flat in the centre and along the edge next to the
+/// wrong corner, where the search needs a slope to follow.
 const KBNK_KING: i16 = 12;
 const KBNK_KNIGHT: i16 = 3;
 const KBNK_ESCAPE: i16 = 10;

@@ -287,9 +287,15 @@ mod tests {
         assert_eq!(krk.longest_mate_moves(), 16);
     }
 
+    /// KBNK, solved once for the tests that read it.
+    fn kbnk() -> &'static Tablebase {
+        static KBNK: std::sync::OnceLock<Tablebase> = std::sync::OnceLock::new();
+        KBNK.get_or_init(|| Tablebase::solve(&[Role::Bishop, Role::Knight]).unwrap())
+    }
+
     #[test]
     fn kbnk_longest_mate_is_33_moves_and_mirrors_agree() {
-        let tb = Tablebase::solve(&[Role::Bishop, Role::Knight]).unwrap();
+        let tb = kbnk();
         assert_eq!(tb.longest_mate_moves(), 33);
         let one = pos("7k/4N3/6K1/8/8/8/8/4B3 w - - 0 1");
         assert_eq!(tb.plies_to_mate(&one), Some(1), "Bc3#");
@@ -309,6 +315,37 @@ mod tests {
         assert_eq!(take.to(), Square::B2);
         // Material of another table.
         assert_eq!(tb.plies_to_mate(&pos("7k/8/6K1/8/8/8/Q7/8 w - - 0 1")), None);
+    }
+
+    /// The mean distance to mate by the lone king's square (dark bishop,
+    /// strong side to move, over every won placement of the strong men),
+    /// which `eval.rs` records as a corner term that was tried: the right
+    /// corner is easiest, the wrong one much harder, the centre hardest,
+    /// and the table is flat along the edge next to the wrong corner.
+    #[test]
+    fn kbnk_mean_distance_to_mate_by_lone_king_square() {
+        let tb = kbnk();
+        let (mut sum, mut count) = ([0u64; 64], [0u64; 64]);
+        for i in 0..tb.plies.len() / 2 {
+            let p = tb.plies[i];
+            if p != NOT_WON {
+                let k = tb.men_of(i).lone_king as usize;
+                sum[k] += u64::from(p);
+                count[k] += 1;
+            }
+        }
+        // In moves.
+        let mean = |s: Square| sum[s as usize] as f64 / count[s as usize] as f64 / 2.0;
+        let near = |s: Square, want: f64| assert!((mean(s) - want).abs() < 0.06, "{s}: {}", mean(s));
+        near(Square::A1, 14.3);
+        near(Square::H8, 14.3);
+        near(Square::A8, 25.2);
+        near(Square::H1, 25.2);
+        near(Square::D5, 28.2);
+        // Along the a-file from the wrong corner: flat for three squares.
+        near(Square::A7, 25.5);
+        near(Square::A6, 25.4);
+        near(Square::A4, 22.9);
     }
 
     #[test]
