@@ -24,9 +24,9 @@ fn the_host_engine_mates_against_the_tablebase() {
     assert!(out.contains("over the optimum: median +"), "{out}");
     // Every play-out takes at least the optimum: the defence is perfect.
     for line in out.lines().filter(|l| l.contains("ok    mate in")) {
-        let n = |after: &str| -> usize {
-            let rest = &line[line.find(after).unwrap() + after.len()..];
-            rest.trim_start().split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+        let n = |marker: &str| -> usize {
+            let rest = after(line, marker).trim_start();
+            rest.split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
         };
         assert!(n("mate in") >= n("(optimum"), "{line}");
     }
