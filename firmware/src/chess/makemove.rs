@@ -78,22 +78,24 @@ impl Position {
             halfmove: 0,
             hash: 0,
         };
-        self.make_move_into(m, &mut undo);
+        self.make_move_into(m, &mut undo, true);
         undo
     }
 
     /// [`Position::make_move`] writing the undo record in place (the search
     /// keeps it in its ply array: no 9-byte copy per move).
     ///
-    /// The hash is kept on every move, the quiescence search's too, though
-    /// nothing below a quiescence node is ever looked up for repetitions.
-    /// Leaving the men's keys out there (a flag from the picker's
-    /// quiescence reset; the undo record restores the hash) searched the
-    /// same 45,761 nodes of `bench engine` in 0.50% fewer cycles
-    /// (642,973,435 against 646,229,935), but it took 56 bytes, the last
-    /// of the flash, most of them in this function (42 B: the flag's
-    /// live range). Not worth the last free bytes; left out.
-    pub fn make_move_into(&mut self, m: Move, undo: &mut Undo) {
+    /// With `hashed` false the men's keys are not folded into the hash,
+    /// which stays wrong until the move is unmade (the undo record
+    /// restores it): for the quiescence search, which never looks for
+    /// repetitions, two or three fewer [`piece_key`] calls a move. In
+    /// `bench engine` the same 45,761 nodes in 0.50% fewer cycles
+    /// (643,317,890 against 646,550,159) for 60 B of flash, most of them
+    /// here (the flag lives through the whole function). Built with the
+    /// former inline threshold 25, this took 56 B; guarding each key
+    /// apart, 68 B; a flag in the position set around the quiescence
+    /// search, 72 B, and 92 B with the two keys in a helper of their own.
+    pub fn make_move_into(&mut self, m: Move, undo: &mut Undo, hashed: bool) {
         let us = self.side;
         let them = us.other();
         let from = m.from();
@@ -118,19 +120,18 @@ impl Position {
             h ^= ep_key(file_of(self.ep));
         }
 
+        let victim = if kind == MoveKind::EnPassant {
+            ep_victim(from, to)
+        } else {
+            to
+        };
         if m.is_capture() {
-            let victim = if kind == MoveKind::EnPassant {
-                ep_victim(from, to)
-            } else {
-                to
-            };
             let vb = self.board[victim as usize];
             let vs = self.board[victim as usize + 8];
             undo.captured = vb;
             undo.captured_slot = vs & 15;
             self.lists[them.index()][(vs & 15) as usize] = NO_SQUARE;
             self.board[victim as usize] = EMPTY;
-            h ^= piece_key(vb, victim);
             if kind_of(vb) == PAWN {
                 self.toggle_pawn(them, victim);
             }
@@ -145,7 +146,12 @@ impl Position {
         } else {
             moved | MOVED
         };
-        h ^= piece_key(moved, from) ^ piece_key(placed, to);
+        if hashed {
+            h ^= piece_key(moved, from) ^ piece_key(placed, to);
+            if undo.captured != EMPTY {
+                h ^= piece_key(undo.captured, victim);
+            }
+        }
         self.board[from as usize] = EMPTY;
         self.board[to as usize] = placed;
         self.board[to as usize + 8] = slot;

@@ -217,6 +217,11 @@ impl Picker {
         self.hang = [0; 2];
     }
 
+    /// Reset for the quiescence search's captures and quiet checks?
+    pub fn is_quiescence(&self) -> bool {
+        self.flags & QUIESCENCE != 0
+    }
+
     /// Quiescence right after [`Picker::reset`]: delta pruning decided
     /// before any attacker is looked for. Victims worth `floor` or less
     /// are left out (capturing them cannot lift the score to alpha), and

@@ -348,6 +348,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// Makes `m` at ply `p`, keeping the incremental evaluation up to date;
     /// the undo record and the old score go to the ply array.
     /// Returns true if the move captured the last officer (a pawn ending begins).
+    /// The captures of the quiescence search leave the hash unkept
+    /// ([`Position::make_move_into`]): no position below them is ever
+    /// looked up for repetitions.
     #[inline(never)]
     fn make(&mut self, p: usize, m: Move) -> bool {
         let e = &mut *self.e;
@@ -389,7 +392,8 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             d += e.ctx.psq(rook, rt) - e.ctx.psq(rook, rf);
         }
         e.psq += d;
-        self.pos.make_move_into(m, &mut e.plies[p].undo);
+        let hashed = !e.plies[p].picker.is_quiescence();
+        self.pos.make_move_into(m, &mut e.plies[p].undo, hashed);
         officer_taken && e.npm[0] == 0 && e.npm[1] == 0
     }
 
