@@ -90,11 +90,11 @@ impl Position {
     /// restores it): for the quiescence search, which never looks for
     /// repetitions, two or three fewer [`piece_key`] calls a move. In
     /// `bench engine` the same 45,761 nodes in 0.50% fewer cycles
-    /// (643,317,890 against 646,550,159) for 60 B of flash, most of them
-    /// here (the flag lives through the whole function). Built with the
-    /// former inline threshold 25, this took 56 B; guarding each key
-    /// apart, 68 B; a flag in the position set around the quiescence
-    /// search, 72 B, and 92 B with the two keys in a helper of their own.
+    /// (643,317,890 against 646,550,159) for 60 B of flash. Built with the
+    /// former inline threshold 25 it took 56 B, 42 of them in this
+    /// function; guarding each key apart, 68 B; a flag in the position set
+    /// around the quiescence search, 72 B, and 92 B with the two keys in a
+    /// helper of their own.
     pub fn make_move_into(&mut self, m: Move, undo: &mut Undo, hashed: bool) {
         let us = self.side;
         let them = us.other();

@@ -348,9 +348,11 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// Makes `m` at ply `p`, keeping the incremental evaluation up to date;
     /// the undo record and the old score go to the ply array.
     /// Returns true if the move captured the last officer (a pawn ending begins).
-    /// The captures of the quiescence search leave the hash unkept
-    /// ([`Position::make_move_into`]): no position below them is ever
-    /// looked up for repetitions.
+    /// The moves of a quiescence node (its captures and quiet checks; not
+    /// its check evasions, whose picker is reset as a full node's) leave
+    /// the hash unkept ([`Position::make_move_into`]): no position below
+    /// them is ever looked up for repetitions. The picker is reset at
+    /// every node before its first move, so the flag is never stale.
     #[inline(never)]
     fn make(&mut self, p: usize, m: Move) -> bool {
         let e = &mut *self.e;

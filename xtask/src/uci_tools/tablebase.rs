@@ -348,6 +348,99 @@ mod tests {
         near(Square::A4, 22.9);
     }
 
+    /// Plies to mate lost, a position, by the evaluation's own choice two
+    /// plies deep (the strong move whose worst reply the firmware's
+    /// `eval` plus `extra` rates best), judged by the tables over every
+    /// `step`th KBNK position with the strong side to move and 10 or more
+    /// plies to mate; and how many positions. `extra` is white's (the
+    /// strong side's) view of the position after the reply.
+    fn kbnk_two_ply_loss(tb: &Tablebase, step: usize, extra: impl Fn(&Chess) -> i32) -> (f64, usize) {
+        let eval = |p: &Chess| {
+            if p.board().occupied().count() < 4 {
+                return 0; // a man taken: drawn
+            }
+            let fen = Fen::from_position(p, shakmaty::EnPassantMode::Legal).to_string();
+            let e = i32::from(firmware::engine::eval(&firmware::chess::Position::from_fen(fen.as_bytes()).unwrap()));
+            (if p.turn() == Color::White { e } else { -e }) + extra(p)
+        };
+        let (mut lost, mut n) = (0u64, 0usize);
+        for i in (0..tb.plies.len() / 2).step_by(step) {
+            let d = tb.plies[i];
+            if d == NOT_WON || d < 10 {
+                continue;
+            }
+            let m = tb.men_of(i);
+            let mut board = shakmaty::Board::empty();
+            board.set_piece_at(m.strong_king, Piece { color: Color::White, role: Role::King });
+            board.set_piece_at(m.lone_king, Piece { color: Color::Black, role: Role::King });
+            board.set_piece_at(m.officers[0], Piece { color: Color::White, role: Role::Bishop });
+            board.set_piece_at(m.officers[1], Piece { color: Color::White, role: Role::Knight });
+            let p = pos(&format!("{board} w - - 0 1"));
+            let mut best: Option<(i32, u8)> = None;
+            for mv in p.legal_moves() {
+                let mut a = p.clone();
+                a.play_unchecked(mv);
+                let replies = a.legal_moves();
+                let v = match replies.iter().map(|r| {
+                    let mut q = a.clone();
+                    q.play_unchecked(*r);
+                    eval(&q)
+                }).min() {
+                    Some(v) => v,
+                    None if a.is_checkmate() => i32::MAX,
+                    None => i32::MIN,
+                };
+                if best.is_none_or(|(b, _)| v > b) {
+                    best = Some((v, tb.plies_to_mate(&a).unwrap_or(u8::MAX)));
+                }
+            }
+            let after = best.unwrap().1;
+            lost += u64::from(after).saturating_add(1).saturating_sub(u64::from(d)).min(60);
+            n += 1;
+        }
+        (lost as f64 / n as f64, n)
+    }
+
+    /// The two-ply choice as a quick stand-in for play-outs in tuning the
+    /// KBNK weights (`eval.rs` records it as tried and dropped): it
+    /// prefers four changes that mated fewer positions in play-outs. Each weight is moved by an
+    /// extra term on the features `eval.rs` uses (king steps between the
+    /// kings and from the knight to the lone king, the lone king's
+    /// Manhattan distance to the nearer right corner, its escape squares).
+    #[test]
+    fn kbnk_two_ply_choice_ranks_the_weights_against_the_play_outs() {
+        let tb = kbnk();
+        let lone = |p: &Chess| p.board().king_of(Color::Black).unwrap();
+        let piece = |p: &Chess, role| p.board().by_piece(Piece { color: Color::White, role }).first().unwrap();
+        let corner = |s: Square| {
+            let d = s.file() as i32 + s.rank() as i32;
+            if d > 7 { 14 - d } else { d }
+        };
+        let escapes = |p: &Chess| {
+            let (b, k) = (p.board(), lone(p));
+            let mut taken = Bitboard::from(piece(p, Role::King)) | king_attacks(piece(p, Role::King));
+            for role in [Role::Bishop, Role::Knight] {
+                taken |= attacks(piece(p, role), Piece { color: Color::White, role }, b.occupied());
+            }
+            (king_attacks(k) & !taken).into_iter().filter(|&s| corner(s) >= corner(k)).count() as i32
+        };
+        let step = 2999;
+        let (base, n) = kbnk_two_ply_loss(tb, step, |_| 0);
+        let king = kbnk_two_ply_loss(tb, step, |p| 6 * (7 - lone(p).distance(piece(p, Role::King)) as i32)).0;
+        let knight = kbnk_two_ply_loss(tb, step, |p| -3 * (7 - lone(p).distance(piece(p, Role::Knight)) as i32)).0;
+        let escape = kbnk_two_ply_loss(tb, step, |p| -5 * escapes(p)).0;
+        let corner34 = kbnk_two_ply_loss(tb, step, |p| -6 * (14 - corner(lone(p)))).0;
+        let corner48 = kbnk_two_ply_loss(tb, step, |p| 8 * (14 - corner(lone(p)))).0;
+        println!("{n} positions, plies lost: {base:.3}; king 18 {king:.3}, knight 0 {knight:.3}, escapes 15 {escape:.3}, corner 34 {corner34:.3}, 48 {corner48:.3}");
+        assert!(n > 1000, "{n}");
+        // Preferred by it, each mated fewer positions in play-outs.
+        for (name, loss) in [("king 18", king), ("knight 0", knight), ("escapes 15", escape), ("corner 34", corner34)] {
+            assert!(loss < base, "{name}: {loss} against {base}");
+        }
+        // The corner at 48, worse in play-outs, it rates about the same.
+        assert!((corner48 - base).abs() < 0.05, "corner 48: {corner48} against {base}");
+    }
+
     #[test]
     fn the_defence_runs_for_the_longest_line() {
         let tb = Tablebase::solve(&[Role::Queen]).unwrap();
