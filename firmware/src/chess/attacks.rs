@@ -184,6 +184,7 @@ impl Position {
     /// probes instead of the full scan. Castling and en passant move or
     /// remove a second man and take the full scan.
     #[inline(never)]
+    #[cfg_attr(target_arch = "avr", optimize(speed))]
     pub fn in_check_after(&self, m: Move) -> bool {
         if matches!(m.kind(), MoveKind::Castle | MoveKind::EnPassant) {
             return self.in_check();
@@ -290,6 +291,7 @@ impl Position {
     /// [`Position::officer_end`], and only one standing on a fitting line
     /// walks it. Few men are ever lined up with `sq`, so that beats walking
     /// the eight rays out of `sq`.
+    #[cfg_attr(target_arch = "avr", optimize(speed))]
     pub(super) fn attacked_after(
         &self,
         sq: Square,

@@ -95,6 +95,7 @@ impl Position {
     /// function; guarding each key apart, 68 B; a flag in the position set
     /// around the quiescence search, 72 B, and 92 B with the two keys in a
     /// helper of their own.
+    #[cfg_attr(target_arch = "avr", optimize(speed))]
     pub fn make_move_into(&mut self, m: Move, undo: &mut Undo, hashed: bool) {
         let us = self.side;
         let them = us.other();

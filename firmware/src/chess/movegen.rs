@@ -453,6 +453,7 @@ impl Position {
     /// to move is in check. Out of check, only a man on a line with its king
     /// (or the king itself, or an en-passant capture) can expose the king,
     /// which spares most attack scans.
+    #[cfg_attr(target_arch = "avr", optimize(speed))]
     pub fn is_legal_given_check(&self, m: Move, in_check: bool) -> bool {
         let king = self.lists[self.side.index()][0];
         let from = m.from();

@@ -919,6 +919,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// `mode`: [`Q_IN_CHECK`] (the side to move is in check: all evasions,
     /// no standing pat), [`Q_CHECKS`] (the first ply after the horizon:
     /// quiet checks too).
+    #[cfg_attr(target_arch = "avr", optimize(speed))]
     fn qsearch(&mut self, ply: u8, alpha: i16, beta: i16, mode: u8) -> i16 {
         let in_check = mode & Q_IN_CHECK != 0;
         if self.tick() {

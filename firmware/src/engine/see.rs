@@ -40,6 +40,7 @@ fn mark(removed: &mut Removed, s: Square) {
 
 /// Square of the least valuable man of `by` attacking `t`, ignoring the
 /// `removed` squares (as if empty), or [`NO_SQUARE`].
+#[cfg_attr(target_arch = "avr", optimize(speed))]
 fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Square {
     let pawn = make_piece(by, PAWN);
     let (a, b) = match by {
