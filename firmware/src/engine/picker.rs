@@ -301,8 +301,12 @@ impl Picker {
                     self.begin_captures(Stage::WinningCaptures);
                 }
                 Stage::WinningCaptures | Stage::EqualCaptures | Stage::LosingCaptures => {
-                    if let Some(m) = self.next_capture(pos, stage) {
-                        return Some((m, stage));
+                    // Tested here: most stages have no victim left, and the
+                    // call's register saves cost more than the test.
+                    if self.pending != 0 {
+                        if let Some(m) = self.next_capture(pos, stage) {
+                            return Some((m, stage));
+                        }
                     }
                     match stage {
                         Stage::WinningCaptures => {
