@@ -247,10 +247,10 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 (old - ASPIRATION_LOW, old + ASPIRATION_HIGH)
             };
             let mut v = self.root(depth as i8, alpha, beta, old);
+            failed_high = v >= beta;
             if !self.e.stopped && v <= alpha {
                 v = self.root(depth as i8, -INFINITE, INFINITE, old);
             }
-            failed_high = v >= beta;
             if self.e.stopped {
                 // Keep what the unfinished iteration proved at the root.
                 if self.root_score > score && !self.root_best.is_none() {
@@ -540,28 +540,27 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 if depth > 1 {
                     self.report(depth as u8, v);
                 }
-                if v >= beta {
-                    // Fail high: accepted without re-search (CP1). The other
-                    // moves must still beat it, which null windows at the
-                    // new bound check cheaply, by the tolerance: its score
-                    // is a lower bound too. (Without the tolerance, in
-                    // WAC.014 Qxh7+, mate in 4, failed high at depth 7 at
-                    // 4.53 pawns, and Ne4 replaced it on a bound of 4.54.)
-                    alpha = if v.abs() < MATE_BOUND {
-                        v + if depth > ROOT_RESEARCH && !bare_king { ROOT_BOUND_TOLERANCE } else { ROOT_TOLERANCE }
-                    } else {
-                        v
-                    };
-                    beta = INFINITE;
-                    continue;
-                }
-                // A score from the null window alone is a lower bound: the
-                // moves after it must beat it by half a pawn.
-                alpha = if v.abs() < MATE_BOUND {
-                    (v + if bound { ROOT_BOUND_TOLERANCE } else { ROOT_TOLERANCE }).min(beta - 1)
+                // Later moves must beat it by the tolerance: a score from the
+                // null window alone, or a fail high, is a lower bound, so
+                // the tolerance is half a pawn where either may come from
+                // a bound. (Without it on a fail high, in WAC.014 Qxh7+,
+                // mate in 4, failed high at depth 7 at 4.53 pawns, and Ne4
+                // replaced it on a bound of 4.54.)
+                let fail_high = v >= beta;
+                let tolerance = if bound || fail_high && depth > ROOT_RESEARCH && !bare_king {
+                    ROOT_BOUND_TOLERANCE
                 } else {
-                    v
+                    ROOT_TOLERANCE
                 };
+                let raised = if v.abs() < MATE_BOUND { v + tolerance } else { v };
+                if fail_high {
+                    // Accepted without re-search (CP1); null windows at the
+                    // new bound check the other moves cheaply.
+                    alpha = raised;
+                    beta = INFINITE;
+                } else {
+                    alpha = raised.min(beta - 1);
+                }
             }
         }
         if n == 0 {
