@@ -137,6 +137,20 @@ fn mate_in_one_and_stalemate() {
 }
 
 #[test]
+fn capture_with_mate_seen_behind_a_mated_first_move() {
+    // WAC.293's line after 3. Be4: whatever Black plays, Qxh7 mates (the
+    // pawn capture, guarded by the bishop). The first move searched is
+    // found mated; the others are then searched with a window only a
+    // mate reaches, where delta pruning once dropped the pawn capture:
+    // depth 1 scored f6e5 +3.59.
+    let fen = "1nbq1r1k/3r1p1p/p1p1pb1Q/1p4p1/P1pPB3/6P1/1P2PP1P/R4RK1 b - - 1 3";
+    for depth in 1..=2 {
+        let r = solve(fen, SearchLimits::depth(depth));
+        assert_eq!(r.score(), Score::Mate(-1), "depth {depth}: {}", coord(r.best));
+    }
+}
+
+#[test]
 fn mate_in_two_suite() {
     let cases = load_epd(&testdata("mate_in_2.epd"));
     let mut solved = 0;

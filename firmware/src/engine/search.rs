@@ -985,7 +985,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             best = stand;
             let picker = &mut self.e.plies[p].picker;
             picker.reset(Move::NONE, false, true);
-            picker.prune_victims(self.pos, alpha.saturating_sub(stand).saturating_sub(DELTA));
+            picker.prune_victims(self.pos, alpha.saturating_sub(stand).saturating_sub(DELTA), alpha > MATE_BOUND);
             if mode & Q_CHECKS != 0 {
                 // Quiet checks after the captures, however far below alpha
                 // the standing pat is: they are searched for mates.
@@ -1002,7 +1002,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 // Delta pruning: even winning the victim cannot reach alpha.
                 // (Not for quiet checks, played for mate.)
                 let victim = kind_of(self.pos.piece_at(victim_square(m)));
-                if stand + VALUE.get(victim as usize) + DELTA <= alpha {
+                if stand + VALUE.get(victim as usize) + DELTA <= alpha
+                    && (alpha <= MATE_BOUND || !self.pos.gives_check(m))
+                {
                     continue;
                 }
             }
