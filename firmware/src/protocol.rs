@@ -222,13 +222,13 @@ pub fn execute<P: Platform>(line: &[u8], game: &mut Game, ui: &mut Ui, p: &mut P
         K_PERFT => match parse_u32(rest) {
             Some(n) if n <= MAX_PERFT as u32 => {
                 let leaves = game.pos.perft(n as u8);
-                if leaves > u32::MAX as u64 {
+                if leaves == u32::MAX {
                     t.line(flash_str!(b"error overflow"));
                 } else {
                     t.flash(flash_str!(b"perft "));
                     t.num32(n);
                     t.byte(b' ');
-                    t.num32(leaves as u32);
+                    t.num32(leaves);
                     t.nl();
                 }
             }

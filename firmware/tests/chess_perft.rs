@@ -41,7 +41,7 @@ fn run(max_depth: u8) -> (u64, f64) {
     for case in load_cases() {
         let mut pos = Position::from_fen(case.fen.as_bytes()).expect("EPD FEN parses");
         for &(depth, expected) in case.counts.iter().filter(|(d, _)| *d <= max_depth) {
-            let got = pos.perft(depth);
+            let got = u64::from(pos.perft(depth));
             assert_eq!(got, expected, "perft({depth}) of {}", case.fen);
             assert!(pos.is_consistent());
             total += got;

@@ -6,9 +6,12 @@ use super::position::Position;
 impl Position {
     /// Number of legal move sequences of `depth` plies (leaves counted in bulk
     /// at the last ply). The one recursive function of the rules code.
-    pub fn perft(&mut self, depth: u8) -> u64 {
+    /// Saturates at `u32::MAX` (too many to count): on the AVR, 64-bit sums
+    /// cost more flash than the whole function otherwise, and the chip
+    /// could not count that far anyway.
+    pub fn perft(&mut self, depth: u8) -> u32 {
         let mut gen = MoveGen::new();
-        let mut nodes = 0;
+        let mut nodes = 0u32;
         if depth <= 1 {
             if depth == 0 {
                 return 1;
@@ -20,7 +23,7 @@ impl Position {
         }
         while let Some(m) = gen.next_legal(self) {
             let undo = self.make_move(m);
-            nodes += self.perft(depth - 1);
+            nodes = nodes.saturating_add(self.perft(depth - 1));
             self.unmake_move(m, &undo);
         }
         nodes
