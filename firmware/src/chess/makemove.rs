@@ -8,7 +8,7 @@ use super::chess_move::{Move, MoveKind};
 use super::piece::*;
 use super::position::Position;
 use super::square::*;
-use super::zobrist::{castle_key, ep_key, piece_key, SIDE_KEY};
+use super::zobrist::{castle_key, ep_key, move_key, piece_key, SIDE_KEY};
 
 /// What `unmake_move` needs that the move itself does not tell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,7 +148,11 @@ impl Position {
             moved | MOVED
         };
         if hashed {
-            h ^= piece_key(moved, from) ^ piece_key(placed, to);
+            h ^= if m.is_promotion() {
+                piece_key(moved, from) ^ piece_key(placed, to)
+            } else {
+                move_key(moved, from, to)
+            };
             if undo.captured != EMPTY {
                 h ^= piece_key(undo.captured, victim);
             }
@@ -166,7 +170,7 @@ impl Position {
             self.board[rt as usize] = rb | MOVED;
             self.board[rt as usize + 8] = rs;
             self.lists[us.index()][(rs & 15) as usize] = rt;
-            h ^= piece_key(rb, rf) ^ piece_key(rb, rt);
+            h ^= move_key(rb, rf, rt);
         }
 
         let pawn_moved = kind_of(moved) == PAWN;

@@ -71,11 +71,31 @@ pub const SIDE_KEY: u32 = 0x5BD1_E995;
 /// key with its bytes permuted by the piece (12 distinct permutations),
 /// XORed with the piece's key. Byte permutations are register moves on the
 /// AVR; the bit rotations used before cost a loop of 32-bit shifts (181
-/// cycles a call, 3.5% of the search). Not inlined: flash.
+/// cycles a call, 3.5% of the search).
 #[inline(never)]
 pub fn piece_key(code: u8, sq: Square) -> u32 {
     let c = (code & 0x0F).wrapping_sub(1) & 15;
-    let [a, b, d, e] = SQUARE_KEYS.get(to_index64(sq) as usize).to_le_bytes();
+    permuted(c, SQUARE_KEYS.get(to_index64(sq) as usize)) ^ PIECE_KINDS.get(c as usize)
+}
+
+/// `piece_key(code, from) ^ piece_key(code, to)`, the change of the hash
+/// when the man moves, in one permutation: the piece's key cancels out,
+/// and a byte permutation of an XOR is the XOR of the permutations.
+/// (`bench engine`: the same 46,057 nodes in 635,445,380 cycles against
+/// 639,493,761, -0.63%, for 124 B of flash. One function for both keys,
+/// the second square optional, took 108 B and was 0.26% faster; a
+/// shared out-of-line square-key read, 92 B and 0.28% faster.)
+#[inline(never)]
+pub fn move_key(code: u8, from: Square, to: Square) -> u32 {
+    let c = (code & 0x0F).wrapping_sub(1) & 15;
+    permuted(c, SQUARE_KEYS.get(to_index64(from) as usize) ^ SQUARE_KEYS.get(to_index64(to) as usize))
+}
+
+/// The bytes of `k` permuted by piece `c` (code - 1); one copy for both
+/// keys.
+#[inline(never)]
+fn permuted(c: u8, k: u32) -> u32 {
+    let [a, b, d, e] = k.to_le_bytes();
     let p = match c {
         0 => [a, b, d, e],
         1 => [b, a, e, d],
@@ -90,7 +110,7 @@ pub fn piece_key(code: u8, sq: Square) -> u32 {
         10 => [e, b, d, a],
         _ => [a, d, e, b],
     };
-    u32::from_le_bytes(p) ^ PIECE_KINDS.get(c as usize)
+    u32::from_le_bytes(p)
 }
 
 /// 16-bit key of a pawn of `color` on `sq` for the pawn key: one half of
@@ -133,5 +153,17 @@ mod tests {
         assert!(all[0] != 0);
         assert!(all.windows(2).all(|w| w[0] != w[1]));
         assert_eq!(castle_key(0), 0);
+    }
+
+    #[test]
+    fn move_key_is_the_two_piece_keys() {
+        for code in 1..=12u8 {
+            for a in 0..64u8 {
+                for b in [0u8, 7, 27, 36, 63] {
+                    let (a, b) = (super::super::square::from_index64(a), super::super::square::from_index64(b));
+                    assert_eq!(move_key(code | 0x10, a, b), piece_key(code, a) ^ piece_key(code, b));
+                }
+            }
+        }
     }
 }
