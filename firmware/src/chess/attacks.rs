@@ -193,7 +193,12 @@ impl Position {
         let to = m.to();
         let by = self.side.other();
         let code = self.board[(to & 0x7F) as usize] & CODE_MASK;
-        self.attacks_king(code, to, king, by, NO_SQUARE) || self.uncovers(king, m.from(), NO_SQUARE, by)
+        // The line test before the call: most men stand on no line with
+        // the king. (`bench engine`: the same nodes in 0.24% fewer cycles
+        // for 40 B; the same in `gives_check`, 0.07% more for 28 B, and in
+        // the pin test of `is_legal_given_check`, 0.14% for 44 B: left out.)
+        self.attacks_king(code, to, king, by, NO_SQUARE)
+            || geometry(king, m.from()) & LINE != 0 && self.uncovers(king, m.from(), NO_SQUARE, by)
     }
 
     /// Does the quiet move `m` (not yet made; no castling, en passant or
