@@ -151,6 +151,7 @@ impl App {
     }
 
     #[inline(never)]
+    #[cfg_attr(target_arch = "avr", optimize(size))]
     fn load<P: Platform>(&mut self, game: &mut Game, p: &mut P) -> Out {
         let mut buf = [0u8; SAVE_MAX];
         let r = match p.load(&mut buf) {
@@ -177,6 +178,7 @@ impl App {
     }
 
     #[inline(never)]
+    #[cfg_attr(target_arch = "avr", optimize(size))]
     fn run_job<P: Platform>(&mut self, job: Job, game: &mut Game, p: &mut P) {
         match job {
             Job::Hint => {
@@ -243,6 +245,7 @@ impl App {
     }
 
     #[inline(never)]
+    #[cfg_attr(target_arch = "avr", optimize(size))]
     fn deferred<P: Platform>(&mut self, d: Deferred, game: &mut Game, p: &mut P) {
         match d {
             Deferred::Go(limits) => {
@@ -405,6 +408,7 @@ impl<P: Platform> SearchHost for Host<'_, P> {
         self.hit
     }
 
+    #[cfg_attr(target_arch = "avr", optimize(size))]
     fn report(&mut self, info: &SearchInfo) {
         self.ui.report(info);
         if self.remote {

@@ -309,6 +309,7 @@ impl Game {
 
     /// A book move for the current position, chosen with `random`.
     #[inline(never)]
+    #[cfg_attr(target_arch = "avr", optimize(size))]
     pub fn book_move(&self, random: u16) -> Option<Move> {
         if !USE_BOOK {
             return None;
@@ -386,6 +387,7 @@ impl Game {
     /// Restores a game saved by [`Game::encode`]; on error nothing changes
     /// (except the position's repetition history).
     #[inline(never)]
+    #[cfg_attr(target_arch = "avr", optimize(size))]
     pub fn decode(&mut self, p: &[u8]) -> Result<(), LoadError> {
         if p.len() < 18 {
             return Err(LoadError::BadContents);

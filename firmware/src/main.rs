@@ -14,6 +14,7 @@
 #![no_main]
 #![feature(abi_avr_interrupt)]
 #![feature(asm_experimental_arch)]
+#![feature(optimize_attribute)]
 
 // The hardware layer's API is wider than the application uses.
 #[allow(dead_code)]
@@ -261,6 +262,7 @@ fn main() -> ! {
 /// Hardware and statics set-up and the splash screen. Not inlined, so its
 /// temporaries do not stay on the stack under the engine's recursion.
 #[inline(never)]
+#[optimize(size)]
 fn boot() -> Board {
     // `take` only fails if called twice; there is nothing sensible to do then.
     let Some(dp) = pac::Peripherals::take() else { hw::halt() };

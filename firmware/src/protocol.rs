@@ -193,6 +193,7 @@ pub fn busy_command(line: &[u8]) -> Busy {
 
 /// Executes a line while idle.
 #[inline(never)]
+#[cfg_attr(target_arch = "avr", optimize(size))]
 pub fn execute<P: Platform>(line: &[u8], game: &mut Game, ui: &mut Ui, p: &mut P) -> Option<Deferred> {
     let (cmd, rest) = word(line);
     let mut t = Tx(p);
@@ -265,6 +266,7 @@ pub fn execute<P: Platform>(line: &[u8], game: &mut Game, ui: &mut Ui, p: &mut P
 
 /// `moves m1 m2 ...`: all or nothing.
 #[inline(never)]
+#[cfg_attr(target_arch = "avr", optimize(size))]
 fn moves<P: Platform>(rest: &[u8], game: &mut Game, ui: &mut Ui, t: &mut Tx<P>) {
     let mut made = [Move::NONE; MAX_MOVES];
     let mut undos: MaybeUninit<[Undo; MAX_MOVES]> = MaybeUninit::uninit();
@@ -328,6 +330,7 @@ pub fn coord(game: &Game, w: &[u8]) -> Option<Move> {
 
 /// The arguments of `go`.
 #[inline(never)]
+#[cfg_attr(target_arch = "avr", optimize(size))]
 fn parse_go(mut s: &[u8]) -> Option<SearchLimits> {
     let mut l = SearchLimits::new();
     // depth, nodes, movetime, wtime, btime, winc, binc, movestogo

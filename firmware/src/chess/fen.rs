@@ -97,6 +97,7 @@ impl Position {
 
     /// Sets up the position from a FEN string (4 fields, or 6 with counters)
     /// and clears the game history. On error the board is left empty.
+    #[cfg_attr(target_arch = "avr", optimize(size))]
     pub fn set_fen(&mut self, fen: &[u8]) -> Result<(), FenError> {
         let r = self.parse_fen(fen);
         if r.is_err() {

@@ -9,6 +9,7 @@ impl Position {
     /// Saturates at `u32::MAX` (too many to count): on the AVR, 64-bit sums
     /// cost more flash than the whole function otherwise, and the chip
     /// could not count that far anyway.
+    #[cfg_attr(target_arch = "avr", optimize(size))]
     pub fn perft(&mut self, depth: u8) -> u32 {
         let mut gen = MoveGen::new();
         let mut nodes = 0u32;

@@ -28,6 +28,7 @@ impl GameStatus {
 
 impl Position {
     /// Full game status; mate and stalemate take precedence over the draw rules.
+    #[cfg_attr(target_arch = "avr", optimize(size))]
     pub fn status(&self) -> GameStatus {
         if !self.has_legal_move() {
             return if self.in_check() {

@@ -92,6 +92,7 @@ impl Ui {
     }
 
     #[inline(never)]
+    #[cfg_attr(target_arch = "avr", optimize(size))]
     pub(crate) fn key_analyze(&mut self, ev: KeyEvent, game: &mut Game) -> Out {
         let step = updown(ev);
         if step != 0 {
@@ -134,6 +135,7 @@ impl Ui {
     }
 
     #[inline(never)]
+    #[cfg_attr(target_arch = "avr", optimize(size))]
     pub(crate) fn key_edit(&mut self, ev: KeyEvent) -> Out {
         let step = updown(ev);
         let s = &mut self.setup;

@@ -76,6 +76,7 @@ impl Ui {
     }
 
     #[inline(never)]
+    #[cfg_attr(target_arch = "avr", optimize(size))]
     pub(crate) fn key_menu(&mut self, ev: KeyEvent, game: &mut Game) -> Out {
         let step = updown(ev);
         if step != 0 {

@@ -220,6 +220,7 @@ impl Ui {
     }
 
     #[inline(never)]
+    #[cfg_attr(target_arch = "avr", optimize(size))]
     pub(crate) fn draw_play(&self, game: Option<&Game>, d: &mut Display) {
         let Some(game) = game else {
             self.draw_entry(d);
