@@ -269,7 +269,9 @@ impl MoveGen {
         self.flags &= !DIRECT_CHECKS;
         let us = pos.side;
         let king = pos.lists[us.other().index()][0];
-        if pos.uncovers(king, from, NO_SQUARE, us) {
+        // The line test first, as in `Position::in_check_after` (`bench
+        // engine`: the same nodes in 0.49% fewer cycles for 24 B).
+        if geometry(king, from) & LINE != 0 && pos.uncovers(king, from, NO_SQUARE, us) {
             return true;
         }
         // False for a king.
