@@ -339,8 +339,10 @@ impl Picker {
                     self.begin_captures(Stage::EqualCaptures);
                 }
                 Stage::EnPassant => {
-                    if let Some(m) = self.next_special(pos, killers, Stage::EnPassant) {
-                        return Some((m, stage));
+                    if pos.ep_square() != NO_SQUARE {
+                        if let Some(m) = self.next_special(pos, killers, Stage::EnPassant) {
+                            return Some((m, stage));
+                        }
                     }
                     self.stage = if self.flags & CHECKS != 0 {
                         self.gen = MoveGen::quiet_checks().without_captures();
