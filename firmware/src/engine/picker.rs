@@ -677,6 +677,11 @@ impl Picker {
     fn next_castle(&mut self, pos: &Position, killers: &[Move; 2]) -> Option<Move> {
         let us = pos.side_to_move();
         let home = if us == Color::White { E1 } else { E8 };
+        if pos.byte_at(home) != make_piece(us, KING) {
+            // No castling once the king has moved (the generator's own first
+            // test, before two legality probes).
+            return None;
+        }
         while self.cursor < 2 {
             let to = if self.cursor == 0 { home + 2 } else { home - 2 };
             self.cursor += 1;
