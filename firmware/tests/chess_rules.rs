@@ -479,6 +479,15 @@ fn captures_mode_and_pseudo_legality() {
                 m.0
             );
         }
+        // Every from-to pair with every move kind and capture flag.
+        for from in 0..64u16 {
+            for to in 0..64u16 {
+                for flags in 0..16u16 {
+                    let m = Move(from | to << 6 | flags << 12);
+                    assert_eq!(p.is_pseudo_legal(m), all.contains(&m), "{fen}: {:#06x}", m.0);
+                }
+            }
+        }
         for &m in &all {
             assert_eq!(p.is_legal_move(m), legal_moves(&p).contains(&m));
         }
