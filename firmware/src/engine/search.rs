@@ -1000,7 +1000,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             };
             if !in_check && !m.is_promotion() && stage != Stage::Checks {
                 // Delta pruning: even winning the victim cannot reach alpha.
-                // (Not for quiet checks, played for mate.)
+                // (Not for quiet checks, played for mate, nor, where only a
+                // mate reaches alpha, for a capture that gives check:
+                // `Picker::prune_victims`.)
                 let victim = kind_of(self.pos.piece_at(victim_square(m)));
                 if stand + VALUE.get(victim as usize) + DELTA <= alpha
                     && (alpha <= MATE_BOUND || !self.pos.gives_check(m))
