@@ -339,6 +339,8 @@ impl Picker {
                     self.begin_captures(Stage::EqualCaptures);
                 }
                 Stage::EnPassant => {
+                    // Tested before the out-of-line call: most nodes have
+                    // no en-passant square.
                     if pos.ep_square() != NO_SQUARE {
                         if let Some(m) = self.next_special(pos, killers, Stage::EnPassant) {
                             return Some((m, stage));
@@ -649,11 +651,9 @@ impl Picker {
         None
     }
 
+    /// Only called with an en-passant square ([`Picker::next`] tests it).
     fn next_en_passant(&mut self, pos: &Position) -> Option<Move> {
         let ep = pos.ep_square();
-        if ep == NO_SQUARE {
-            return None;
-        }
         let us = pos.side_to_move();
         let pawn = make_piece(us, PAWN);
         while self.cursor < 2 {
