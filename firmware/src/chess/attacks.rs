@@ -134,7 +134,7 @@ pub(super) fn direction(a: Square, b: Square) -> u8 {
 }
 
 /// [`reach`]: a knight's jump, no line to walk.
-const JUMPS_THERE: u8 = 0x80;
+pub(crate) const JUMPS_THERE: u8 = 0x80;
 
 /// How a man of piece code `code` on `from` could attack `to` (distinct
 /// squares) if nothing stood between: 0 = it cannot, [`JUMPS_THERE`] = a
@@ -143,7 +143,7 @@ const JUMPS_THERE: u8 = 0x80;
 /// lookup for the common "no"; the step is worked out only for a man on
 /// a fitting line.
 #[inline(always)]
-fn reach(code: u8, from: Square, to: Square) -> u8 {
+pub(crate) fn reach(code: u8, from: Square, to: Square) -> u8 {
     let g = geometry(from, to) & REACH.get(code as usize) & (LINE | JUMP);
     if g == 0 {
         0
@@ -193,7 +193,8 @@ impl Position {
         let to = m.to();
         let by = self.side.other();
         let code = self.board[(to & 0x7F) as usize] & CODE_MASK;
-        self.attacks_king(code, to, king, by, NO_SQUARE) || self.uncovers(king, m.from(), NO_SQUARE, by)
+        self.attacks_king(code, to, king, by, NO_SQUARE)
+            || self.uncovers(king, m.from(), NO_SQUARE, by)
     }
 
     /// Does the quiet move `m` (not yet made; no castling, en passant or
@@ -270,7 +271,11 @@ impl Position {
         let dr = (king >> 4).wrapping_sub(from >> 4);
         match kind_of(self.board[(from & 0x7F) as usize]) {
             PAWN => {
-                let up = if us == Color::White { dr } else { 0u8.wrapping_sub(dr) };
+                let up = if us == Color::White {
+                    dr
+                } else {
+                    0u8.wrapping_sub(dr)
+                };
                 df == 1 && up.wrapping_sub(2) <= 1
             }
             BISHOP => (df ^ dr) & 1 == 0,
@@ -317,7 +322,9 @@ impl Position {
             Color::White => (sq.wrapping_sub(15), sq.wrapping_sub(17)),
             Color::Black => (sq.wrapping_add(15), sq.wrapping_add(17)),
         };
-        let pawn_on = |s: Square| on_board(s) && s != filled && s != vacated2 && board[s as usize] & CODE_MASK == pawn;
+        let pawn_on = |s: Square| {
+            on_board(s) && s != filled && s != vacated2 && board[s as usize] & CODE_MASK == pawn
+        };
         if pawn_on(p1) || pawn_on(p2) {
             return true;
         }
@@ -342,7 +349,9 @@ impl Position {
                 if x == sq {
                     return true;
                 }
-                if x == filled || (x != vacated1 && x != vacated2 && board[(x & 0x7F) as usize] != EMPTY) {
+                if x == filled
+                    || (x != vacated1 && x != vacated2 && board[(x & 0x7F) as usize] != EMPTY)
+                {
                     break;
                 }
                 x = x.wrapping_add(dir);

@@ -25,10 +25,10 @@ pub mod square;
 mod status;
 mod zobrist;
 
+pub(crate) use attacks::{is_adjacent, reach, JUMPS_THERE};
 pub use chess_move::{Move, MoveKind};
-pub use fen::{BufferTooSmall, FenError, FEN_MAX_LEN};
-pub(crate) use attacks::is_adjacent;
 pub(crate) use fen::Writer;
+pub use fen::{BufferTooSmall, FenError, FEN_MAX_LEN};
 pub use history::{HashHistory, HISTORY_LEN};
 pub use makemove::Undo;
 pub use movegen::MoveGen;

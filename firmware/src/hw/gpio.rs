@@ -18,7 +18,9 @@ pub struct Gpio {
 
 impl Gpio {
     pub const fn of(port: Port) -> Gpio {
-        Gpio { base: 0x20 + 3 * port.index() }
+        Gpio {
+            base: 0x20 + 3 * port.index(),
+        }
     }
 
     /// Pin levels (PINx).
