@@ -196,6 +196,7 @@ impl Game {
     /// Sets up a position; on error the game is unchanged (except for the
     /// position's repetition history).
     #[inline(never)]
+    #[cfg_attr(target_arch = "avr", optimize(size))]
     pub fn set_fen(&mut self, fen: &[u8]) -> Result<(), FenError> {
         let mut backup = [0u8; FEN_MAX_LEN];
         let n = self.pos.write_fen(&mut backup).unwrap_or(0);

@@ -326,6 +326,7 @@ fn cycle(first: u8, n: u8, v: u8, step: i8) -> u8 {
 }
 
 /// "15 s per move", "3 min per move", "Until ENTER", "40 in 10m +5s".
+#[cfg_attr(target_arch = "avr", optimize(size))]
 pub(crate) fn level_text(d: &mut Display, level: u8, tc: &TimeControl) {
     if level == LEVEL_TOURNAMENT {
         if tc.moves == 0 {
