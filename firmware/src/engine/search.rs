@@ -145,8 +145,18 @@ const LMP_MOVES: u8 = 3;
 const SEE_PRUNE_DEPTH: i8 = 3;
 /// Delta pruning margin in quiescence. (Host A/B with quiet checks for
 /// both sides, each clock at its build's `bench engine` speed: 100 -0.6%
-/// +/- 0.9%, 200 +0.1% +/- 0.8%; neither shown.)
-const DELTA: i16 = 150;
+/// +/- 0.9%, 200 +0.1% +/- 0.8%; neither shown.) 150 pruned refutations
+/// worth more than their victim: a pawn taken with check that wins a
+/// rook next (WAC.153: Qxd4+ cut, as -182 + 100 + 150 <= alpha 187, so
+/// Nxd4 stayed hidden; with 350 it is best from 853 nodes). Host
+/// engine, WAC at 5,900 / 11,800 nodes: 150 239 / 248, 300 243 / 248,
+/// 350 244 / 248, 400 244 / 248, 600 244 / 249, no delta pruning 242 /
+/// 250; emulated at 10 s 241 -> 246 (WAC.147, 153, 171, 194, 266, 281
+/// gained, 294 lost). `bench engine` 6.9% more nodes to depth 4, 4.9%
+/// more cycles. Host A/B, 3,000 paired games at 10 s against Stockfish
+/// `nodes=500`, each clock at its build's speed (595 and 606 nps):
+/// -0.42% +/- 1.45%, no difference shown.
+const DELTA: i16 = 350;
 /// [`Searcher::qsearch`] modes.
 const Q_IN_CHECK: u8 = 1;
 const Q_CHECKS: u8 = 2;
