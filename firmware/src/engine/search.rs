@@ -665,6 +665,25 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         f
     }
 
+    /// Empty squares next to the side to move's king that are not
+    /// attacked (the king still on its square).
+    #[inline(always)]
+    fn flights(&self) -> u8 {
+        let us = self.pos.side_to_move();
+        let k = self.pos.king_square(us);
+        let mut n = 0;
+        for r in 0..8u8 {
+            let s = k.wrapping_add(eval::RAYS.get(r as usize) as u8);
+            if on_board(s)
+                && self.pos.piece_at(s) == EMPTY
+                && !self.pos.is_square_attacked(s, us.other())
+            {
+                n += 1;
+            }
+        }
+        n
+    }
+
     /// Legal replies to check, counted up to two.
     #[inline(never)]
     fn count_replies(&self) -> u8 {
@@ -693,7 +712,20 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 // which scans for them again: the same nodes to depth 4 in
                 // `bench engine`, 0.06% more cycles and 152 B more flash.)
                 let loss = hanging(self.pos).max_loss;
-                if eval - loss - STATIC_MARGIN >= beta {
+                // Two plies before the horizon, not when our king has at
+                // most one safe square: `hanging` sees no mate threat.
+                // (WAC.055: after Qxg7+ Kxg7 Bf6+ Kf8, Black's node was
+                // cut here and the quiet Rh4, Rh8 mate next, never seen.
+                // Host engine, WAC at 6,000 / 12,000 nodes: 244 / 248 ->
+                // 246 / 252; emulated at 10 s 246 -> 248 (055, 243, 262,
+                // 299 gained, 208, 261 lost). `bench engine` 5.7% more
+                // nodes to depth 4, 6.0% more cycles; host A/B, 3,000
+                // paired games at 10 s against Stockfish `nodes=500` at
+                // 606 and 604 nps: +1.78% +/- 1.80%. At both depths it
+                // lost more to the extra nodes than it gained; one ply
+                // before the horizon only, with no safe square: 246 /
+                // 248 on the host.)
+                if eval - loss - STATIC_MARGIN >= beta && (depth == 1 || self.flights() > 1) {
                     return Some(eval - loss - STATIC_MARGIN);
                 }
             }
