@@ -27,33 +27,22 @@ impl Audio {
     pub fn open() -> Audio {
         let tone = Arc::new(AtomicU32::new(0));
         if !output_possible() {
-            return Audio {
-                tone,
-                _stream: None,
-            };
+            return Audio { tone, _stream: None };
         }
         let stream = match rodio::OutputStreamBuilder::open_default_stream() {
             Ok(mut s) => {
                 s.log_on_drop(false);
-                s.mixer().add(Square {
-                    tone: tone.clone(),
-                    phase: 0.0,
-                    rate: 44_100,
-                });
+                s.mixer().add(Square { tone: tone.clone(), phase: 0.0, rate: 44_100 });
                 AVAILABLE.store(true, Ordering::Relaxed);
                 Some(s)
             }
             Err(_) => None,
         };
-        Audio {
-            tone,
-            _stream: stream,
-        }
+        Audio { tone, _stream: stream }
     }
 
     pub fn set_tone(&self, hz: Option<f32>) {
-        self.tone
-            .store(hz.unwrap_or(0.0).to_bits(), Ordering::Relaxed);
+        self.tone.store(hz.unwrap_or(0.0).to_bits(), Ordering::Relaxed);
     }
 }
 

@@ -24,16 +24,12 @@ pub struct Board {
 impl Board {
     /// Loads an ELF file; errors are one clear line.
     pub fn from_elf_file(path: &Path, clock_hz: u32) -> Result<Board, String> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         Board::from_elf(&bytes, clock_hz).map_err(|e| format!("{}: {e}", path.display()))
     }
 
     pub fn from_elf(bytes: &[u8], clock_hz: u32) -> Result<Board, String> {
-        let mut avr = Avr::new(Config {
-            clock_hz: clock_hz as u64,
-            ..Config::default()
-        });
+        let mut avr = Avr::new(Config { clock_hz: clock_hz as u64, ..Config::default() });
         let program = avr.load_elf(bytes).map_err(|e| e.to_string())?;
         // The LCD answers reads while E is high: stop right after E changes.
         avr.watch_pins(board::LCD_E.port.index(), board::LCD_E.mask());
@@ -131,8 +127,7 @@ impl Board {
         let keys = self.buttons.drive(now);
         for port in 0..PORTS {
             let mask = lcd[port].mask | keys[port].mask;
-            let levels =
-                (lcd[port].levels & lcd[port].mask) | (keys[port].levels & keys[port].mask);
+            let levels = (lcd[port].levels & lcd[port].mask) | (keys[port].levels & keys[port].mask);
             let (old_mask, old_levels) = self.driven[port];
             for bit in 0..8u8 {
                 let m = 1 << bit;

@@ -6,11 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(
-    name = "board-sim",
-    version,
-    about = "The Chess Prodigy board: an emulated ATmega644 with LCD, buttons and buzzer"
-)]
+#[command(name = "board-sim", version, about = "The Chess Prodigy board: an emulated ATmega644 with LCD, buttons and buzzer")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -88,22 +84,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Play {
-            elf,
-            mhz,
-            speed,
-            paused,
-            debugger,
-            bench_seconds,
-        } => {
-            let opts = board_sim::app::PlayOptions {
-                elf,
-                mhz,
-                speed,
-                paused,
-                bench_seconds,
-                debugger,
-            };
+        Command::Play { elf, mhz, speed, paused, debugger, bench_seconds } => {
+            let opts = board_sim::app::PlayOptions { elf, mhz, speed, paused, bench_seconds, debugger };
             match board_sim::app::run(opts) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
@@ -112,30 +94,12 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Run {
-            elf,
-            mhz,
-            max_cycles,
-            until_sleep,
-            keys,
-            json,
-            eeprom,
-        } => {
-            let opts = RunOptions {
-                elf,
-                mhz,
-                max_cycles,
-                until_sleep,
-                keys,
-                eeprom,
-            };
+        Command::Run { elf, mhz, max_cycles, until_sleep, keys, json, eeprom } => {
+            let opts = RunOptions { elf, mhz, max_cycles, until_sleep, keys, eeprom };
             match headless::run(&opts) {
                 Ok((report, ok)) => {
                     if json {
-                        println!(
-                            "{}",
-                            serde_json::to_string(&report).expect("report serialises")
-                        );
+                        println!("{}", serde_json::to_string(&report).expect("report serialises"));
                     } else {
                         headless::print_human(&report);
                     }
@@ -151,24 +115,9 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Uci { elf } => ExitCode::from(board_sim::uci::run(&board_sim::uci::Options {
-            elf,
-            clock_hz: 8_000_000,
-        })),
-        Command::Gdb {
-            elf,
-            port,
-            mhz,
-            fast,
-            quiet,
-        } => {
-            let opts = board_sim::gdb::GdbOptions {
-                elf,
-                port,
-                mhz,
-                fast,
-                echo_lcd: !quiet,
-            };
+        Command::Uci { elf } => ExitCode::from(board_sim::uci::run(&board_sim::uci::Options { elf, clock_hz: 8_000_000 })),
+        Command::Gdb { elf, port, mhz, fast, quiet } => {
+            let opts = board_sim::gdb::GdbOptions { elf, port, mhz, fast, echo_lcd: !quiet };
             match board_sim::gdb::serve(&opts) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {

@@ -31,10 +31,7 @@ int main(void) {
 
 /// The program's ELF, in a scratch directory that goes when dropped.
 fn build(name: &str) -> (TempDir, PathBuf) {
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("board-sim-app-{name}-"))
-        .tempdir()
-        .unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("board-sim-app-{name}-")).tempdir().unwrap();
     let src = dir.path().join("prog.c");
     let elf = dir.path().join("prog.elf");
     std::fs::write(&src, PROGRAM).unwrap();
@@ -56,12 +53,7 @@ fn core(name: &str) -> SimCore {
 }
 
 fn byte_addr(c: &SimCore, name: &str) -> u32 {
-    c.board()
-        .program
-        .symbols
-        .lookup(name)
-        .unwrap_or_else(|| panic!("symbol {name}"))
-        .address
+    c.board().program.symbols.lookup(name).unwrap_or_else(|| panic!("symbol {name}")).address
 }
 
 #[test]
@@ -70,10 +62,7 @@ fn load_builds_listing_symbols_and_regions() {
     let s = c.snapshot(0.0, 0.0);
     let p = &s.program;
     let bump = byte_addr(&c, "bump");
-    assert!(p
-        .listing
-        .iter()
-        .any(|r| matches!(r, ListingRow::Label { name, pc } if name == "bump" && *pc * 2 == bump)));
+    assert!(p.listing.iter().any(|r| matches!(r, ListingRow::Label { name, pc } if name == "bump" && *pc * 2 == bump)));
     let row = p.row(bump / 2).expect("bump has a row");
     assert!(matches!(&p.listing[row], ListingRow::Instr { pc, .. } if *pc * 2 == bump));
     assert_eq!(p.resolve("bump", Space::Flash), Some(bump));
@@ -103,24 +92,11 @@ fn step_into_moves_pc_by_one_instruction() {
         assert!(!after.running);
         assert_eq!(after.steps, before.steps + 1);
         let dc = after.cycles - before.cycles;
-        assert!(
-            (1..=5).contains(&dc),
-            "one instruction takes 1..=5 cycles, took {dc}"
-        );
+        assert!((1..=5).contains(&dc), "one instruction takes 1..=5 cycles, took {dc}");
         let flow = matches!(
             instr,
-            Instr::Rjmp { .. }
-                | Instr::Rcall { .. }
-                | Instr::Jmp { .. }
-                | Instr::Call { .. }
-                | Instr::Ret
-                | Instr::Reti
-                | Instr::Brbs { .. }
-                | Instr::Brbc { .. }
-        ) || format!("{instr:?}").starts_with("Sb")
-            || format!("{instr:?}").starts_with("Cpse")
-            || format!("{instr:?}").contains("jmp")
-            || format!("{instr:?}").contains("call");
+            Instr::Rjmp { .. } | Instr::Rcall { .. } | Instr::Jmp { .. } | Instr::Call { .. } | Instr::Ret | Instr::Reti | Instr::Brbs { .. } | Instr::Brbc { .. }
+        ) || format!("{instr:?}").starts_with("Sb") || format!("{instr:?}").starts_with("Cpse") || format!("{instr:?}").contains("jmp") || format!("{instr:?}").contains("call");
         if !flow {
             assert_eq!(after.pc, before.pc + instr.words(), "{instr:?}");
         }
@@ -136,11 +112,7 @@ fn breakpoint_stops_and_step_out_returns_to_the_caller() {
     let s = c.snapshot(0.0, 0.0);
     assert!(!s.running, "the breakpoint stops the run");
     assert_eq!(s.pc, bump);
-    assert!(
-        s.last_stop.as_deref().unwrap().contains("breakpoint"),
-        "{:?}",
-        s.last_stop
-    );
+    assert!(s.last_stop.as_deref().unwrap().contains("breakpoint"), "{:?}", s.last_stop);
     assert_eq!(s.breakpoints, vec![bump]);
     // Running again leaves the breakpoint and comes back to it.
     c.handle(Command::Run);
@@ -169,12 +141,7 @@ fn step_over_a_call_and_run_to_cursor() {
         .listing
         .iter()
         .find_map(|r| match r {
-            ListingRow::Instr { pc, text, .. }
-                if (text.starts_with("rcall") || text.starts_with("call"))
-                    && text.contains("<bump>") =>
-            {
-                Some(*pc)
-            }
+            ListingRow::Instr { pc, text, .. } if (text.starts_with("rcall") || text.starts_with("call")) && text.contains("<bump>") => Some(*pc),
             _ => None,
         })
         .expect("main calls bump");
@@ -183,10 +150,7 @@ fn step_over_a_call_and_run_to_cursor() {
     let s = c.snapshot(0.0, 0.0);
     assert!(!s.running);
     assert_eq!(s.pc, call);
-    assert!(
-        s.breakpoints.is_empty(),
-        "the cursor's breakpoint is temporary"
-    );
+    assert!(s.breakpoints.is_empty(), "the cursor's breakpoint is temporary");
     let counter = byte_addr(&c, "counter") as usize;
     let before = s.sram[counter];
     let words = c.board().avr.instruction(call).words();
@@ -207,16 +171,9 @@ fn watchpoint_stops_on_write() {
     c.run_slice(1_000_000);
     let s = c.snapshot(0.0, 0.0);
     assert!(!s.running);
-    assert!(
-        s.last_stop.as_deref().unwrap().contains("watchpoint"),
-        "{:?}",
-        s.last_stop
-    );
+    assert!(s.last_stop.as_deref().unwrap().contains("watchpoint"), "{:?}", s.last_stop);
     assert_eq!(s.watchpoints.len(), 1);
-    c.handle(Command::RemoveWatchpoint(
-        counter..=counter,
-        WatchKind::Write,
-    ));
+    c.handle(Command::RemoveWatchpoint(counter..=counter, WatchKind::Write));
     c.handle(Command::Run);
     c.run_slice(100_000);
     assert!(c.is_running());
@@ -232,16 +189,10 @@ fn a_quick_click_is_stretched_so_the_chip_sees_it() {
     assert!(s.button_pins_low[Button::Enter as usize], "pressed now");
     assert_eq!(s.presses_seen[Button::Enter as usize], 1);
     c.run_slice(MIN_PRESS_MS * CLOCK as u64 / 1000 / 2);
-    assert!(
-        c.snapshot(0.0, 0.0).button_pins_low[Button::Enter as usize],
-        "still held halfway"
-    );
+    assert!(c.snapshot(0.0, 0.0).button_pins_low[Button::Enter as usize], "still held halfway");
     c.run_slice(MIN_PRESS_MS * CLOCK as u64 / 1000);
     let s = c.snapshot(0.0, 0.0);
-    assert!(
-        !s.button_pins_low[Button::Enter as usize],
-        "released after the minimum press"
-    );
+    assert!(!s.button_pins_low[Button::Enter as usize], "released after the minimum press");
     assert!(!s.buttons_held[Button::Enter as usize]);
     assert!(!s.button_pins_low[Button::Menu as usize]);
 }
@@ -283,34 +234,22 @@ fn load_errors_are_reported_in_the_snapshot() {
 fn the_thread_runs_pauses_and_publishes() {
     let (_dir, elf) = build("thread");
     let sim = SimHandle::start(&elf, CLOCK, vec![Command::SetSpeed(Speed::Max)]).unwrap();
-    let s = sim
-        .wait_for(Duration::from_secs(10), |s| s.cycles > 5_000_000)
-        .expect("runs at max speed");
+    let s = sim.wait_for(Duration::from_secs(10), |s| s.cycles > 5_000_000).expect("runs at max speed");
     assert!(s.running);
     sim.send(Command::Pause);
-    let s = sim
-        .wait_for(Duration::from_secs(5), |s| !s.running)
-        .expect("pauses");
+    let s = sim.wait_for(Duration::from_secs(5), |s| !s.running).expect("pauses");
     std::thread::sleep(Duration::from_millis(50));
     assert_eq!(sim.snapshot().cycles, s.cycles, "paused means paused");
     sim.send(Command::StepInto);
-    let s2 = sim
-        .wait_for(Duration::from_secs(5), |x| x.steps == s.steps + 1)
-        .expect("steps");
+    let s2 = sim.wait_for(Duration::from_secs(5), |x| x.steps == s.steps + 1).expect("steps");
     assert!(s2.cycles > s.cycles);
     // Real time: about 8 M cycles per second.
     sim.send(Command::SetSpeed(Speed::RealTime));
     sim.send(Command::Run);
-    let start = sim
-        .wait_for(Duration::from_secs(5), |x| x.running)
-        .unwrap()
-        .cycles;
+    let start = sim.wait_for(Duration::from_secs(5), |x| x.running).unwrap().cycles;
     std::thread::sleep(Duration::from_millis(500));
     let ran = sim.snapshot().cycles - start;
-    assert!(
-        (2_000_000..=8_000_000).contains(&ran),
-        "{ran} cycles in 0.5 s at 1x"
-    );
+    assert!((2_000_000..=8_000_000).contains(&ran), "{ran} cycles in 0.5 s at 1x");
     assert!(SimHandle::start(&PathBuf::from("/nonexistent.elf"), CLOCK, vec![]).is_err());
 }
 
@@ -320,16 +259,8 @@ fn the_window_is_woken_for_changes_that_last_not_for_flicker() {
     let at = |ms: u64| t0 + Duration::from_millis(ms);
     let settle = Duration::from_millis(50);
     let mut p = WakePacer::default();
-    assert_eq!(
-        p.wake(at(0), 1, settle, true),
-        Some(Wake::Now),
-        "a command, a start or a stop: at once"
-    );
-    assert_eq!(
-        p.wake(at(16), 1, settle, false),
-        None,
-        "nothing new on the board"
-    );
+    assert_eq!(p.wake(at(0), 1, settle, true), Some(Wake::Now), "a command, a start or a stop: at once");
+    assert_eq!(p.wake(at(16), 1, settle, false), None, "nothing new on the board");
     // A change is drawn once it has lasted `settle`, with what changed meanwhile.
     assert_eq!(p.wake(at(33), 2, settle, false), None);
     assert_eq!(p.wake(at(50), 3, settle, false), None);
@@ -361,23 +292,12 @@ fn the_thread_wakes_the_window_on_a_pause_and_a_step_but_not_for_counters() {
     assert!(sim.snapshot().cycles > c0 + 1_000_000, "runs");
     assert_eq!(*wakes.lock().unwrap(), vec![], "counters alone wake nobody");
     sim.send(Command::Pause);
-    let s = sim
-        .wait_for(Duration::from_secs(5), |s| !s.running)
-        .expect("pauses");
+    let s = sim.wait_for(Duration::from_secs(5), |s| !s.running).expect("pauses");
     std::thread::sleep(Duration::from_millis(50));
-    assert_eq!(
-        wakes.lock().unwrap().last(),
-        Some(&Wake::Now),
-        "the pause is drawn at once"
-    );
+    assert_eq!(wakes.lock().unwrap().last(), Some(&Wake::Now), "the pause is drawn at once");
     wakes.lock().unwrap().clear();
     sim.send(Command::StepInto);
-    sim.wait_for(Duration::from_secs(5), |x| x.steps == s.steps + 1)
-        .expect("steps");
+    sim.wait_for(Duration::from_secs(5), |x| x.steps == s.steps + 1).expect("steps");
     std::thread::sleep(Duration::from_millis(50));
-    assert_eq!(
-        *wakes.lock().unwrap(),
-        vec![Wake::Now],
-        "the step is drawn at once"
-    );
+    assert_eq!(*wakes.lock().unwrap(), vec![Wake::Now], "the step is drawn at once");
 }

@@ -10,25 +10,16 @@ fn bin() -> Command {
 
 /// Removed when dropped, even when the test fails.
 fn scratch(name: &str) -> TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("board-sim-cli-{name}-"))
-        .tempdir()
-        .unwrap()
+    tempfile::Builder::new().prefix(&format!("board-sim-cli-{name}-")).tempdir().unwrap()
 }
 
 #[test]
 fn a_missing_or_foreign_file_is_one_clear_line_and_exit_2() {
-    let out = bin()
-        .args(["run", "/nonexistent/prodigy.elf"])
-        .output()
-        .unwrap();
+    let out = bin().args(["run", "/nonexistent/prodigy.elf"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.contains("cannot read /nonexistent/prodigy.elf"),
-        "{err}"
-    );
+    assert!(err.contains("cannot read /nonexistent/prodigy.elf"), "{err}");
 
     let dir = scratch("foreign");
     let junk = dir.path().join("junk.elf");
@@ -41,9 +32,8 @@ fn a_missing_or_foreign_file_is_one_clear_line_and_exit_2() {
 #[test]
 #[ignore = "needs the firmware: run by cargo xtask test"]
 fn a_saved_game_persists_in_the_eeprom_image_file() {
-    let elf = std::env::var("PRODIGY_ELF").expect(
-        "PRODIGY_ELF is not set: this test runs the AVR firmware; run it with `cargo xtask test`",
-    );
+    let elf = std::env::var("PRODIGY_ELF")
+        .expect("PRODIGY_ELF is not set: this test runs the AVR firmware; run it with `cargo xtask test`");
     let dir = scratch("eeprom");
     let image = dir.path().join("board.eep");
     // Menu -> Save (MENU, DOWN x8, ENTER), see README "Using the chess computer".
@@ -55,39 +45,20 @@ fn a_saved_game_persists_in_the_eeprom_image_file() {
     script.push_str("+300ms tap ENTER\n");
     std::fs::write(&keys, script).unwrap();
     let out = bin()
-        .args([
-            "run",
-            &elf,
-            "--max-cycles",
-            "48000000",
-            "--json",
-            "--eeprom",
-        ])
+        .args(["run", &elf, "--max-cycles", "48000000", "--json", "--eeprom"])
         .arg(&image)
         .arg("--keys")
         .arg(&keys)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let bytes = std::fs::read(&image).expect("the run writes the EEPROM image");
     assert_eq!(bytes.len(), 2048);
-    assert_eq!(
-        &bytes[..2],
-        b"CP",
-        "a savegame record starts with its magic"
-    );
+    assert_eq!(&bytes[..2], b"CP", "a savegame record starts with its magic");
 
     // A wrong-sized image is refused with one line, and left as it was.
     std::fs::write(&image, [0u8; 3]).unwrap();
-    let out = bin()
-        .args(["run", &elf, "--max-cycles", "8000", "--eeprom"])
-        .arg(&image)
-        .output()
-        .unwrap();
+    let out = bin().args(["run", &elf, "--max-cycles", "8000", "--eeprom"]).arg(&image).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("3 bytes"));
     assert_eq!(std::fs::read(&image).unwrap(), vec![0u8; 3]);

@@ -25,18 +25,9 @@ fn boots_to_the_splash_screen_without_lcd_timing_violations() {
     let mut board = firmware();
     assert_eq!(board.run_for(ms(1000)), Stop::CycleLimit);
     let [top, _] = board.lcd_text();
-    assert_eq!(
-        top.trim(),
-        "Chess Prodigy",
-        "LCD shows {:?}",
-        board.lcd_text()
-    );
+    assert_eq!(top.trim(), "Chess Prodigy", "LCD shows {:?}", board.lcd_text());
     assert!(board.lcd.backlight(), "backlight should be on");
-    assert!(
-        board.lcd_warnings().is_empty(),
-        "LCD timing violations: {:#?}",
-        board.lcd_warnings()
-    );
+    assert!(board.lcd_warnings().is_empty(), "LCD timing violations: {:#?}", board.lcd_warnings());
 }
 
 /// The AVR build's port set-up is the host build's `firmware::board` map:
@@ -50,18 +41,9 @@ fn port_directions_follow_the_board_pin_map() {
     let port = |p: Port| board.avr.pins().port[p.index()];
     // Buttons are inputs with pull-ups.
     assert_eq!(ddr(pins::BUTTON_PORT) & pins::BUTTON_MASK, 0);
-    assert_eq!(
-        port(pins::BUTTON_PORT) & pins::BUTTON_MASK,
-        pins::BUTTON_MASK
-    );
+    assert_eq!(port(pins::BUTTON_PORT) & pins::BUTTON_MASK, pins::BUTTON_MASK);
     // LCD control lines and the buzzer are outputs.
-    for pin in [
-        pins::LCD_RS,
-        pins::LCD_RW,
-        pins::LCD_E,
-        pins::LCD_BACKLIGHT,
-        pins::BUZZER,
-    ] {
+    for pin in [pins::LCD_RS, pins::LCD_RW, pins::LCD_E, pins::LCD_BACKLIGHT, pins::BUZZER] {
         assert_ne!(ddr(pin.port) & pin.mask(), 0, "{pin:?} should be an output");
     }
     // Every button reads high (released) through its pull-up.
@@ -76,21 +58,10 @@ fn a_pressed_button_reaches_the_chip() {
     board.run_for(ms(2500));
     let before = board.lcd_text();
     board.press(pins::Button::Enter);
-    let level = board
-        .avr
-        .pins()
-        .level(pins::Button::Enter.pin().port.index());
-    assert_eq!(
-        level & pins::Button::Enter.pin().mask(),
-        0,
-        "a pressed button pulls its pin low"
-    );
+    let level = board.avr.pins().level(pins::Button::Enter.pin().port.index());
+    assert_eq!(level & pins::Button::Enter.pin().mask(), 0, "a pressed button pulls its pin low");
     board.run_for(ms(200));
     board.release(pins::Button::Enter);
     board.run_for(ms(300));
-    assert_ne!(
-        board.lcd_text(),
-        before,
-        "the firmware did not react to ENTER"
-    );
+    assert_ne!(board.lcd_text(), before, "the firmware did not react to ENTER");
 }

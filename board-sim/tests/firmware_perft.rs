@@ -20,21 +20,12 @@ fn ms(n: u64) -> u64 {
 /// Sends one line and runs until a complete answer line arrives.
 fn ask(b: &mut Board, line: &str, timeout_ms: u64) -> String {
     let now = b.avr.cycles();
-    b.avr
-        .peripheral_mut::<Usart>()
-        .expect("USART0")
-        .host_send(now, format!("{line}\n").as_bytes());
+    b.avr.peripheral_mut::<Usart>().expect("USART0").host_send(now, format!("{line}\n").as_bytes());
     let mut text = String::new();
     let end = now + ms(timeout_ms);
     while b.avr.cycles() < end {
-        assert_eq!(
-            b.run_for(ms(20)),
-            Stop::CycleLimit,
-            "the firmware stopped after {line:?}"
-        );
-        text.push_str(&String::from_utf8_lossy(
-            &b.avr.peripheral_mut::<Usart>().expect("USART0").host_take(),
-        ));
+        assert_eq!(b.run_for(ms(20)), Stop::CycleLimit, "the firmware stopped after {line:?}");
+        text.push_str(&String::from_utf8_lossy(&b.avr.peripheral_mut::<Usart>().expect("USART0").host_take()));
         if let Some(end) = text.find('\n') {
             return text[..end].trim_end().to_string();
         }
@@ -45,21 +36,13 @@ fn ask(b: &mut Board, line: &str, timeout_ms: u64) -> String {
 /// (FEN, leaves at DEPTH) from `shared/testdata/perft.epd` (`;D3 n` fields).
 fn suite() -> Vec<(String, u64)> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata/perft.epd");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let mut out = Vec::new();
-    for line in text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-    {
+    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
         let mut fields = line.split(';');
         let fen = fields.next().unwrap_or_default().trim().to_string();
         let count = fields
-            .filter_map(|f| {
-                f.trim()
-                    .strip_prefix(&format!("D{DEPTH} "))
-                    .map(|n| n.trim().parse::<u64>())
-            })
+            .filter_map(|f| f.trim().strip_prefix(&format!("D{DEPTH} ")).map(|n| n.trim().parse::<u64>()))
             .next()
             .unwrap_or_else(|| panic!("no D{DEPTH} count in {line:?}"))
             .unwrap_or_else(|e| panic!("bad D{DEPTH} count in {line:?}: {e}"));
@@ -71,9 +54,8 @@ fn suite() -> Vec<(String, u64)> {
 #[test]
 #[ignore = "needs the firmware: run by cargo xtask test"]
 fn perft_depth_3_of_every_suite_position_on_the_avr() {
-    let path = std::env::var("PRODIGY_ELF").expect(
-        "PRODIGY_ELF is not set: this test runs the AVR firmware; run it with `cargo xtask test`",
-    );
+    let path = std::env::var("PRODIGY_ELF")
+        .expect("PRODIGY_ELF is not set: this test runs the AVR firmware; run it with `cargo xtask test`");
     let mut b = Board::from_elf_file(path.as_ref(), CLOCK_HZ).unwrap_or_else(|e| panic!("{e}"));
     b.run_for(ms(2500));
     b.avr.peripheral_mut::<Usart>().expect("USART0").host_take(); // the boot banner
@@ -82,16 +64,8 @@ fn perft_depth_3_of_every_suite_position_on_the_avr() {
     assert_eq!(positions.len(), 6, "the suite has six positions");
     for (fen, expected) in positions {
         // Four-field EPD positions get the move counters FEN needs.
-        let full = if fen.split_whitespace().count() == 4 {
-            format!("{fen} 0 1")
-        } else {
-            fen.clone()
-        };
+        let full = if fen.split_whitespace().count() == 4 { format!("{fen} 0 1") } else { fen.clone() };
         assert_eq!(ask(&mut b, &format!("fen {full}"), 1000), "ok", "{fen}");
-        assert_eq!(
-            ask(&mut b, &format!("perft {DEPTH}"), 600_000),
-            format!("perft {DEPTH} {expected}"),
-            "{fen}"
-        );
+        assert_eq!(ask(&mut b, &format!("perft {DEPTH}"), 600_000), format!("perft {DEPTH} {expected}"), "{fen}");
     }
 }

@@ -5,8 +5,8 @@
 //! its path in `PRODIGY_ELF`.
 
 use board_sim::board::Board;
-use emulator::periph::usart::Usart;
 use emulator::Stop;
+use emulator::periph::usart::Usart;
 use firmware::chess::{Position, START_FEN};
 
 const CLOCK_HZ: u32 = 8_000_000;
@@ -26,9 +26,7 @@ fn ms(n: u64) -> u64 {
 }
 
 fn usart(b: &mut Board) -> &mut Usart {
-    b.avr
-        .peripheral_mut::<Usart>()
-        .expect("the ATmega644 has USART0")
+    b.avr.peripheral_mut::<Usart>().expect("the ATmega644 has USART0")
 }
 
 fn take(b: &mut Board) -> String {
@@ -37,32 +35,20 @@ fn take(b: &mut Board) -> String {
 
 /// Sends `bytes` and runs until a line satisfying `last` arrives (or
 /// `timeout_ms` of emulated time pass); returns all lines received.
-fn exchange(
-    b: &mut Board,
-    bytes: &[u8],
-    timeout_ms: u64,
-    last: impl Fn(&str) -> bool,
-) -> Vec<String> {
+fn exchange(b: &mut Board, bytes: &[u8], timeout_ms: u64, last: impl Fn(&str) -> bool) -> Vec<String> {
     let now = b.avr.cycles();
     usart(b).host_send(now, bytes);
     let mut text = String::new();
     let end = b.avr.cycles() + ms(timeout_ms);
     while b.avr.cycles() < end {
         let stop = b.run_for(ms(5));
-        assert_eq!(
-            stop,
-            Stop::CycleLimit,
-            "the firmware stopped; it said {text:?}"
-        );
+        assert_eq!(stop, Stop::CycleLimit, "the firmware stopped; it said {text:?}");
         text.push_str(&take(b));
         if text.ends_with('\n') && text.lines().last().is_some_and(&last) {
             return text.lines().map(str::to_string).collect();
         }
     }
-    panic!(
-        "no answer to {:?} within {timeout_ms} ms; got {text:?}",
-        String::from_utf8_lossy(bytes)
-    );
+    panic!("no answer to {:?} within {timeout_ms} ms; got {text:?}", String::from_utf8_lossy(bytes));
 }
 
 /// One command line answered by one line.
@@ -86,16 +72,10 @@ fn ping_perft_fen_moves_and_errors() {
     assert_eq!(ask(&mut b, &format!("fen {fen}")), "ok");
     assert_eq!(ask(&mut b, "fen?"), format!("fen {fen}"));
     // An illegal move: refused, and the position is unchanged.
-    assert_eq!(
-        ask(&mut b, "moves e1g1 a8b8 e2e5"),
-        "error illegal move e2e5"
-    );
+    assert_eq!(ask(&mut b, "moves e1g1 a8b8 e2e5"), "error illegal move e2e5");
     assert_eq!(ask(&mut b, "fen?"), format!("fen {fen}"));
     assert_eq!(ask(&mut b, "moves e1g1 a8b8"), "ok");
-    assert_eq!(
-        ask(&mut b, "fen?"),
-        "fen 1r2k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R4RK1 w k - 2 2"
-    );
+    assert_eq!(ask(&mut b, "fen?"), "fen 1r2k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R4RK1 w k - 2 2");
     // Garbage.
     assert_eq!(ask(&mut b, "hello"), "error unknown command");
     let lines = exchange(&mut b, b"pi\x01\xffng\n", 5_000, |_| true);
@@ -106,11 +86,7 @@ fn ping_perft_fen_moves_and_errors() {
     assert_eq!(ask(&mut b, "fen 8/8/8/8 w - - 0 1"), "error bad fen");
     assert_eq!(ask(&mut b, "status?"), "status ongoing");
     assert_eq!(ask(&mut b, "ping"), "pong");
-    assert!(
-        b.lcd_warnings().is_empty(),
-        "LCD timing violations: {:#?}",
-        b.lcd_warnings()
-    );
+    assert!(b.lcd_warnings().is_empty(), "LCD timing violations: {:#?}", b.lcd_warnings());
 }
 
 #[test]
@@ -119,31 +95,21 @@ fn go_depth_3_returns_a_legal_move() {
     let mut b = firmware();
     assert_eq!(ask(&mut b, "new"), "ok");
     assert_eq!(ask(&mut b, "moves e2e4 e7e5 g1f3"), "ok");
-    let lines = exchange(&mut b, b"go depth 3\n", 120_000, |l| {
-        l.starts_with("bestmove")
-    });
+    let lines = exchange(&mut b, b"go depth 3\n", 120_000, |l| l.starts_with("bestmove"));
     let best = lines.last().unwrap();
-    assert!(
-        lines.iter().any(|l| l.starts_with("info depth 3 ")),
-        "{lines:?}"
-    );
+    assert!(lines.iter().any(|l| l.starts_with("info depth 3 ")), "{lines:?}");
     let mv = best.split(' ').nth(1).unwrap();
     let mut pos = Position::from_fen(START_FEN.as_bytes()).unwrap();
     for m in ["e2e4", "e7e5", "g1f3"] {
         let m = pos.parse_coord(m.as_bytes()).unwrap();
         pos.make_move(m);
     }
-    assert!(
-        pos.parse_coord(mv.as_bytes()).is_ok(),
-        "illegal bestmove in {lines:?}"
-    );
+    assert!(pos.parse_coord(mv.as_bytes()).is_ok(), "illegal bestmove in {lines:?}");
     // While searching: ping is answered, other commands are busy, stop ends it.
     let now = b.avr.cycles();
     usart(&mut b).host_send(now, b"go infinite\n");
     b.run_for(ms(500));
-    let lines = exchange(&mut b, b"ping\nfen?\nstop\n", 10_000, |l| {
-        l.starts_with("bestmove")
-    });
+    let lines = exchange(&mut b, b"ping\nfen?\nstop\n", 10_000, |l| l.starts_with("bestmove"));
     assert!(lines.iter().any(|l| l == "pong"), "{lines:?}");
     assert!(lines.iter().any(|l| l == "error busy"), "{lines:?}");
     assert_eq!(ask(&mut b, "ping"), "pong");
@@ -157,26 +123,11 @@ fn ram_and_peak_stack_of_a_deep_search_fit() {
     let mut b = firmware();
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8";
     assert_eq!(ask(&mut b, &format!("fen {fen}")), "ok");
-    let lines = exchange(&mut b, b"go movetime 30000\n", 40_000, |l| {
-        l.starts_with("bestmove")
-    });
-    let depth = lines
-        .iter()
-        .rev()
-        .find_map(|l| l.strip_prefix("info depth "))
-        .unwrap_or("?");
-    let heap_start = b
-        .program
-        .static_data_end()
-        .expect("the ELF tells where static data ends") as u32;
+    let lines = exchange(&mut b, b"go movetime 30000\n", 40_000, |l| l.starts_with("bestmove"));
+    let depth = lines.iter().rev().find_map(|l| l.strip_prefix("info depth ")).unwrap_or("?");
+    let heap_start = b.program.static_data_end().expect("the ELF tells where static data ends") as u32;
     let static_ram = heap_start - 0x100;
     let peak = 0x10FF - b.avr.min_sp() as u32;
-    println!(
-        "static RAM {static_ram} B, peak stack {peak} B (info depth {depth}), total {}",
-        static_ram + peak
-    );
-    assert!(
-        static_ram + peak <= 3840,
-        "static {static_ram} + stack {peak} > 3840 B"
-    );
+    println!("static RAM {static_ram} B, peak stack {peak} B (info depth {depth}), total {}", static_ram + peak);
+    assert!(static_ram + peak <= 3840, "static {static_ram} + stack {peak} > 3840 B");
 }

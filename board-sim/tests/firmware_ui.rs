@@ -5,9 +5,9 @@
 //! its path in `PRODIGY_ELF`.
 
 use board_sim::board::Board;
+use emulator::Stop;
 use emulator::periph::eeprom::Eeprom;
 use emulator::periph::usart::Usart;
-use emulator::Stop;
 use firmware::board::Button;
 
 const CLOCK_HZ: u32 = 8_000_000;
@@ -21,11 +21,7 @@ fn elf() -> String {
 fn boot(eeprom: Option<&[u8]>) -> Board {
     let mut b = Board::from_elf_file(elf().as_ref(), CLOCK_HZ).unwrap_or_else(|e| panic!("{e}"));
     if let Some(bytes) = eeprom {
-        b.avr
-            .peripheral_mut::<Eeprom>()
-            .expect("EEPROM")
-            .load(bytes)
-            .unwrap();
+        b.avr.peripheral_mut::<Eeprom>().expect("EEPROM").load(bytes).unwrap();
     }
     b.run_for(ms(2600));
     b
@@ -37,12 +33,7 @@ fn ms(n: u64) -> u64 {
 
 fn run(b: &mut Board, cycles: u64) {
     let stop = b.run_for(cycles);
-    assert_eq!(
-        stop,
-        Stop::CycleLimit,
-        "the firmware stopped; LCD shows {:?}",
-        b.lcd_text()
-    );
+    assert_eq!(stop, Stop::CycleLimit, "the firmware stopped; LCD shows {:?}", b.lcd_text());
 }
 
 fn tap(b: &mut Board, button: Button) {
@@ -78,10 +69,7 @@ fn wait_for(b: &mut Board, r: usize, timeout_ms: u64, ok: impl Fn(&str) -> bool)
         }
         run(b, ms(50));
     }
-    panic!(
-        "row {r} never matched within {timeout_ms} ms; LCD shows {:?}",
-        b.lcd_text()
-    );
+    panic!("row {r} never matched within {timeout_ms} ms; LCD shows {:?}", b.lcd_text());
 }
 
 /// The position over the serial line (the same firmware answers `fen?`).
@@ -91,20 +79,12 @@ fn fen(b: &mut Board) -> String {
     u.host_take();
     u.host_send(now, b"fen?\n");
     b.run_for(ms(100));
-    let out =
-        String::from_utf8_lossy(&b.avr.peripheral_mut::<Usart>().unwrap().host_take()).into_owned();
-    out.lines()
-        .find_map(|l| l.strip_prefix("fen "))
-        .unwrap_or_else(|| panic!("no fen in {out:?}"))
-        .to_string()
+    let out = String::from_utf8_lossy(&b.avr.peripheral_mut::<Usart>().unwrap().host_take()).into_owned();
+    out.lines().find_map(|l| l.strip_prefix("fen ")).unwrap_or_else(|| panic!("no fen in {out:?}")).to_string()
 }
 
 fn assert_clean(b: &Board) {
-    assert!(
-        b.lcd_warnings().is_empty(),
-        "LCD timing violations: {:#?}",
-        b.lcd_warnings()
-    );
+    assert!(b.lcd_warnings().is_empty(), "LCD timing violations: {:#?}", b.lcd_warnings());
     let w: Vec<_> = b.avr.warnings().iter().map(|w| &w.message).collect();
     assert!(w.is_empty(), "emulator warnings: {w:#?}");
 }
@@ -174,12 +154,7 @@ fn save_power_cycle_and_load() {
     let saved = fen(&mut b);
     keys(&mut b, "M D D D D D D D D E");
     wait_for(&mut b, 1, 2000, |r| r.starts_with("Game saved"));
-    let eeprom = b
-        .avr
-        .peripheral_mut::<Eeprom>()
-        .unwrap()
-        .contents()
-        .to_vec();
+    let eeprom = b.avr.peripheral_mut::<Eeprom>().unwrap().contents().to_vec();
 
     // Power cycle: a new board with the EEPROM contents.
     let mut b = boot(Some(&eeprom));

@@ -32,43 +32,21 @@ const LOOP: u32 = 0x0c;
 
 fn tool(name: &str) -> Command {
     let found = Command::new(name).arg("--version").output().is_ok();
-    assert!(
-        found,
-        "`{name}` is not installed: run `cargo xtask setup` (it installs the AVR toolchain)"
-    );
+    assert!(found, "`{name}` is not installed: run `cargo xtask setup` (it installs the AVR toolchain)");
     Command::new(name)
 }
 
 fn run_tool(cmd: &mut Command) {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    assert!(out.status.success(), "{cmd:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
 }
 
 /// Assembles `source` for the ATmega644 at address 0; the ELF's bytes.
 fn assemble(source: &str) -> Vec<u8> {
-    let dir = tempfile::Builder::new()
-        .prefix("board-sim-gdb-")
-        .tempdir()
-        .unwrap();
-    let (src, obj, elf): (PathBuf, PathBuf, PathBuf) = (
-        dir.path().join("p.s"),
-        dir.path().join("p.o"),
-        dir.path().join("p.elf"),
-    );
+    let dir = tempfile::Builder::new().prefix("board-sim-gdb-").tempdir().unwrap();
+    let (src, obj, elf): (PathBuf, PathBuf, PathBuf) = (dir.path().join("p.s"), dir.path().join("p.o"), dir.path().join("p.elf"));
     std::fs::write(&src, format!(".text\n.global main\nmain:\n{source}\n")).unwrap();
-    run_tool(
-        tool("avr-as")
-            .arg("-mmcu=atmega644")
-            .arg("-o")
-            .arg(&obj)
-            .arg(&src),
-    );
+    run_tool(tool("avr-as").arg("-mmcu=atmega644").arg("-o").arg(&obj).arg(&src));
     run_tool(tool("avr-ld").arg("-mavr5").arg("-o").arg(&elf).arg(&obj));
     std::fs::read(&elf).unwrap()
 }
@@ -98,28 +76,16 @@ fn memory_and_registers_map_to_avr_gdb_spaces() {
     // A read stops at the end of SRAM (0x10FF) and outside every memory.
     assert_eq!(memory::read(&b.avr, DATA_BASE + 0x10FE, &mut buf), 2);
     assert_eq!(memory::read(&b.avr, 0x90_0000, &mut buf), 0);
-    assert_eq!(
-        memory::read(&b.avr, 0xFFFE, &mut buf),
-        2,
-        "flash ends at 64 KB"
-    );
+    assert_eq!(memory::read(&b.avr, 0xFFFE, &mut buf), 2, "flash ends at 64 KB");
 
     // Registers in avr-gdb's layout: PC is a byte address.
     let regs = memory::read_regs(&b.avr);
-    assert_eq!(
-        (regs.r[16], regs.r[17], regs.sp, regs.pc),
-        (0x42, 0x10, 0x10FF, LOOP)
-    );
+    assert_eq!((regs.r[16], regs.r[17], regs.sp, regs.pc), (0x42, 0x10, 0x10FF, LOOP));
     let mut g = Vec::new();
     regs.gdb_serialize(|byte| g.push(byte.unwrap()));
     assert_eq!(g.len(), G_PACKET_BYTES);
     assert_eq!(&g[35..], &LOOP.to_le_bytes());
-    let new = AvrRegs {
-        sreg: 0x81,
-        sp: 0x1000,
-        pc: 0x0e,
-        ..regs
-    };
+    let new = AvrRegs { sreg: 0x81, sp: 0x1000, pc: 0x0e, ..regs };
     memory::write_regs(&mut b.avr, &new);
     assert_eq!((b.avr.sreg(), b.avr.sp(), b.avr.pc()), (0x81, 0x1000, 0x07));
     memory::write_reg(&mut b.avr, AvrRegId::R(18), &[0x33]).unwrap();
@@ -130,11 +96,7 @@ fn memory_and_registers_map_to_avr_gdb_spaces() {
     // Writes: SRAM, EEPROM (at 0x810000), flash (re-decoded).
     memory::write(&mut b.avr, DATA_BASE + 0x200, &[1, 2, 3]).unwrap();
     assert_eq!(b.avr.read_data_range(0x200, 3), vec![1, 2, 3]);
-    assert_eq!(
-        memory::read(&b.avr, EEPROM_BASE + 0x7FE, &mut buf),
-        2,
-        "EEPROM ends at 2 KB"
-    );
+    assert_eq!(memory::read(&b.avr, EEPROM_BASE + 0x7FE, &mut buf), 2, "EEPROM ends at 2 KB");
     assert_eq!(&buf[..2], &[0xFF, 0xFF], "erased EEPROM");
     memory::write(&mut b.avr, EEPROM_BASE + 5, &[0xAB]).unwrap();
     assert_eq!(memory::read(&b.avr, EEPROM_BASE + 5, &mut buf[..1]), 1);
@@ -142,10 +104,7 @@ fn memory_and_registers_map_to_avr_gdb_spaces() {
     memory::write(&mut b.avr, 0x20, &[0x08, 0x95]).unwrap(); // ret
     assert_eq!(b.avr.flash_word(0x10), 0x9508);
     assert!(b.avr.disassemble(0x10).contains("ret"));
-    assert!(
-        memory::write(&mut b.avr, DATA_BASE + 0x10FF, &[0, 0]).is_err(),
-        "past RAMEND"
-    );
+    assert!(memory::write(&mut b.avr, DATA_BASE + 0x10FF, &[0, 0]).is_err(), "past RAMEND");
     assert!(memory::write(&mut b.avr, 0x85_0000, &[0]).is_err());
 }
 
@@ -161,14 +120,10 @@ loop:
     rjmp loop
 ";
     let mut b = Board::from_elf(&assemble(source), 8_000_000).unwrap();
-    b.avr
-        .add_watchpoint(0x28..=0x28, emulator::WatchKind::Write);
+    b.avr.add_watchpoint(0x28..=0x28, emulator::WatchKind::Write);
     for expected_pc in [2u32, 3, 2] {
         let stop = b.run_for(1000);
-        assert!(
-            matches!(stop, Stop::Watchpoint { addr: 0x28, .. }),
-            "{stop:?}"
-        );
+        assert!(matches!(stop, Stop::Watchpoint { addr: 0x28, .. }), "{stop:?}");
         assert_eq!(b.avr.pc(), expected_pc, "stopped after the access");
     }
 }
@@ -181,9 +136,7 @@ struct Client {
 impl Client {
     fn send(&mut self, body: &str) {
         let sum = body.bytes().fold(0u8, |a, b| a.wrapping_add(b));
-        self.s
-            .write_all(format!("${body}#{sum:02x}").as_bytes())
-            .unwrap();
+        self.s.write_all(format!("${body}#{sum:02x}").as_bytes()).unwrap();
         let mut ack = [0u8];
         self.s.read_exact(&mut ack).unwrap();
         assert_eq!(ack[0], b'+', "ack for {body:?}");
@@ -192,9 +145,7 @@ impl Client {
     fn recv(&mut self) -> String {
         let mut byte = [0u8];
         loop {
-            self.s
-                .read_exact(&mut byte)
-                .expect("a reply before the timeout");
+            self.s.read_exact(&mut byte).expect("a reply before the timeout");
             if byte[0] == b'$' {
                 break;
             }
@@ -235,9 +186,7 @@ impl Client {
 /// Serves one session on a fresh port (the board is not `Send`: the
 /// server runs here, the client in a thread); returns the target and how
 /// the session ended, after the client is done.
-fn with_session(
-    client: impl FnOnce(Client) + Send + 'static,
-) -> (GdbTarget, Result<DisconnectReason, String>) {
+fn with_session(client: impl FnOnce(Client) + Send + 'static) -> (GdbTarget, Result<DisconnectReason, String>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
     let mut target = GdbTarget::new(board(), false, false);
@@ -261,23 +210,14 @@ fn hex_le(bytes: &[u8]) -> String {
 #[test]
 fn remote_protocol_session() {
     let (target, result) = with_session(client_session);
-    assert!(
-        matches!(result, Ok(DisconnectReason::Disconnect)),
-        "{result:?}"
-    );
-    assert!(
-        target.board.avr.breakpoints().is_empty() && target.board.avr.watchpoints().is_empty(),
-        "a session leaves nothing set"
-    );
+    assert!(matches!(result, Ok(DisconnectReason::Disconnect)), "{result:?}");
+    assert!(target.board.avr.breakpoints().is_empty() && target.board.avr.watchpoints().is_empty(), "a session leaves nothing set");
     assert_eq!(target.board.avr.reg(16), 0x99);
 }
 
 fn client_session(mut c: Client) {
     let stop = c.ask("?");
-    assert!(
-        stop.starts_with('S') || stop.starts_with('T'),
-        "initial stop reply: {stop}"
-    );
+    assert!(stop.starts_with('S') || stop.starts_with('T'), "initial stop reply: {stop}");
 
     // g: 39 bytes; SP = 0x10FF, PC = 0.
     let g = c.ask("g");
@@ -288,11 +228,7 @@ fn client_session(mut c: Client) {
     assert_eq!(c.ask(&format!("Z0,{LOOP:x},2")), "OK");
     let stop = c.ask("c");
     assert!(stop.starts_with("T05"), "breakpoint stop: {stop}");
-    assert_eq!(
-        c.ask("p22"),
-        hex_le(&LOOP.to_le_bytes()),
-        "PC (register 34) at the breakpoint"
-    );
+    assert_eq!(c.ask("p22"), hex_le(&LOOP.to_le_bytes()), "PC (register 34) at the breakpoint");
     assert_eq!(c.ask("p10"), "42", "r16");
     assert_eq!(c.ask("m800100,2"), "4210", "SRAM through 0x800100");
     assert_eq!(c.ask("m0,2"), "02e4", "flash at 0");
@@ -307,16 +243,9 @@ fn client_session(mut c: Client) {
     // Write watchpoint on 0x0102: stops after the `sts`.
     assert_eq!(c.ask("Z2,800102,1"), "OK");
     let stop = c.ask("c");
-    assert!(
-        stop.starts_with("T05") && stop.contains("watch:800102"),
-        "watchpoint stop: {stop}"
-    );
+    assert!(stop.starts_with("T05") && stop.contains("watch:800102"), "watchpoint stop: {stop}");
     assert_eq!(c.ask("m800102,1"), "01");
-    assert_eq!(
-        c.ask("p22"),
-        hex_le(&0x12u32.to_le_bytes()),
-        "stopped after the sts"
-    );
+    assert_eq!(c.ask("p22"), hex_le(&0x12u32.to_le_bytes()), "stopped after the sts");
     assert_eq!(c.ask("z2,800102,1"), "OK");
 
     // Continue with nothing to stop it, then Ctrl-C; twice.
@@ -325,10 +254,7 @@ fn client_session(mut c: Client) {
         std::thread::sleep(Duration::from_millis(100));
         c.s.write_all(&[0x03]).unwrap();
         let stop = c.recv();
-        assert!(
-            stop.starts_with("T02") || stop.starts_with("S02"),
-            "SIGINT stop: {stop}"
-        );
+        assert!(stop.starts_with("T02") || stop.starts_with("S02"), "SIGINT stop: {stop}");
     }
 
     // Register and memory writes.
@@ -346,39 +272,21 @@ fn client_session(mut c: Client) {
         if reply == "OK" {
             break;
         }
-        let hex = reply
-            .strip_prefix('O')
-            .unwrap_or_else(|| panic!("console output: {reply}"));
-        let bytes: Vec<u8> = (0..hex.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-            .collect();
+        let hex = reply.strip_prefix('O').unwrap_or_else(|| panic!("console output: {reply}"));
+        let bytes: Vec<u8> = (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
         console.push_str(&String::from_utf8(bytes).unwrap());
     }
-    assert!(
-        console.contains("cycles") && console.contains("8000000 Hz"),
-        "{console}"
-    );
+    assert!(console.contains("cycles") && console.contains("8000000 Hz"), "{console}");
     let cycles: u64 = console.split_whitespace().next().unwrap().parse().unwrap();
-    assert!(
-        cycles > 100_000,
-        "the loop ran flat out until Ctrl-C: {console}"
-    );
+    assert!(cycles > 100_000, "the loop ran flat out until Ctrl-C: {console}");
 
     assert_eq!(c.ask("D"), "OK");
 }
 
 /// Runs `board-sim gdb ARGS`, which must fail: its exit code and stderr.
 fn gdb_cli_fails(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_board-sim"))
-        .arg("gdb")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = Command::new(env!("CARGO_BIN_EXE_board-sim")).arg("gdb").args(args).output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 #[test]
@@ -387,10 +295,7 @@ fn cli_errors_are_one_clear_line() {
     let (code, err) = gdb_cli_fails(&[missing]);
     assert_eq!(code, Some(2));
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.starts_with("board-sim: error: cannot read /nonexistent/prodigy.elf"),
-        "{err}"
-    );
+    assert!(err.starts_with("board-sim: error: cannot read /nonexistent/prodigy.elf"), "{err}");
 
     // This test's own executable is an ELF, but not for the AVR.
     let host_elf = std::env::current_exe().unwrap();
@@ -399,10 +304,7 @@ fn cli_errors_are_one_clear_line() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("ELF") && err.contains("AVR"), "{err}");
 
-    let dir = tempfile::Builder::new()
-        .prefix("board-sim-gdb-cli-")
-        .tempdir()
-        .unwrap();
+    let dir = tempfile::Builder::new().prefix("board-sim-gdb-cli-").tempdir().unwrap();
     let elf = dir.path().join("p.elf");
     std::fs::write(&elf, assemble(PROGRAM)).unwrap();
     let taken = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -410,10 +312,5 @@ fn cli_errors_are_one_clear_line() {
     let (code, err) = gdb_cli_fails(&[elf.as_os_str(), "--port".as_ref(), port.as_ref()]);
     assert_eq!(code, Some(2));
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.starts_with(&format!(
-            "board-sim: error: cannot listen on 127.0.0.1:{port}"
-        )),
-        "{err}"
-    );
+    assert!(err.starts_with(&format!("board-sim: error: cannot listen on 127.0.0.1:{port}")), "{err}");
 }

@@ -23,23 +23,13 @@ fn firmware_elf() -> PathBuf {
     let elf = std::env::var_os("PRODIGY_ELF")
         .expect("PRODIGY_ELF is not set: run this test through `cargo xtask test` (it builds the firmware and sets it)");
     let elf = PathBuf::from(elf);
-    assert!(
-        elf.is_file(),
-        "PRODIGY_ELF={} is not a file: run `cargo xtask firmware`",
-        elf.display()
-    );
+    assert!(elf.is_file(), "PRODIGY_ELF={} is not a file: run `cargo xtask firmware`", elf.display());
     elf
 }
 
 fn require(tool: &str) {
-    let found = Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        found,
-        "`{tool}` is not installed: run `cargo xtask setup` (it installs gdb-avr)"
-    );
+    let found = Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success());
+    assert!(found, "`{tool}` is not installed: run `cargo xtask setup` (it installs gdb-avr)");
 }
 
 /// The lines of a child's stdout, as they come.
@@ -71,20 +61,13 @@ fn wait_for(rx: &mpsc::Receiver<String>, needle: &str, seen: &mut Vec<String>, t
             Err(_) => break,
         }
     }
-    panic!(
-        "no line containing {needle:?} within {timeout:?}; got:\n{}",
-        seen.join("\n")
-    );
+    panic!("no line containing {needle:?} within {timeout:?}; got:\n{}", seen.join("\n"));
 }
 
 /// The byte address in an `info registers pc` line (`pc 0x191 0x322 <...>`).
 fn pc_byte_address(line: &str) -> u32 {
-    let field = line
-        .split_whitespace()
-        .nth(2)
-        .unwrap_or_else(|| panic!("pc line: {line}"));
-    u32::from_str_radix(field.trim_start_matches("0x"), 16)
-        .unwrap_or_else(|_| panic!("pc line: {line}"))
+    let field = line.split_whitespace().nth(2).unwrap_or_else(|| panic!("pc line: {line}"));
+    u32::from_str_radix(field.trim_start_matches("0x"), 16).unwrap_or_else(|_| panic!("pc line: {line}"))
 }
 
 #[test]
@@ -103,15 +86,11 @@ fn avr_gdb_debugs_the_firmware() {
             .expect("start board-sim gdb"),
     );
     let server_out = lines_of(server.0.stdout.take().unwrap());
-    let first = server_out
-        .recv_timeout(Duration::from_secs(30))
-        .expect("board-sim gdb prints its address first");
+    let first = server_out.recv_timeout(Duration::from_secs(30)).expect("board-sim gdb prints its address first");
     let port: u16 = first
         .rsplit_once(':')
         .and_then(|(_, p)| p.parse().ok())
-        .unwrap_or_else(|| {
-            panic!("first line should be `listening on 127.0.0.1:PORT`, got {first:?}")
-        });
+        .unwrap_or_else(|| panic!("first line should be `listening on 127.0.0.1:PORT`, got {first:?}"));
 
     let commands = [
         format!("target remote :{port}"),
@@ -134,12 +113,7 @@ fn avr_gdb_debugs_the_firmware() {
         gdb.arg("-ex").arg(c);
     }
     let mut gdb = KillOnDrop(
-        gdb.arg(&elf)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start avr-gdb"),
+        gdb.arg(&elf).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("start avr-gdb"),
     );
     let out = lines_of(gdb.0.stdout.take().unwrap());
     let err = lines_of(gdb.0.stderr.take().unwrap());
@@ -147,21 +121,14 @@ fn avr_gdb_debugs_the_firmware() {
     wait_for(&out, "Breakpoint 1,", &mut seen, Duration::from_secs(60));
     // gdb goes on to `continue` at once; give it time to be running, then interrupt.
     std::thread::sleep(Duration::from_millis(1500));
-    let sent = Command::new("kill")
-        .args(["-INT", &gdb.0.id().to_string()])
-        .status()
-        .expect("run kill");
+    let sent = Command::new("kill").args(["-INT", &gdb.0.id().to_string()]).status().expect("run kill");
     assert!(sent.success(), "kill -INT avr-gdb");
     let end = Instant::now() + Duration::from_secs(60);
     loop {
         if gdb.0.try_wait().unwrap().is_some() {
             break;
         }
-        assert!(
-            Instant::now() < end,
-            "avr-gdb did not finish; so far:\n{}",
-            seen.join("\n")
-        );
+        assert!(Instant::now() < end, "avr-gdb did not finish; so far:\n{}", seen.join("\n"));
         std::thread::sleep(Duration::from_millis(50));
     }
     std::thread::sleep(Duration::from_millis(100));
@@ -171,57 +138,24 @@ fn avr_gdb_debugs_the_firmware() {
     let status = gdb.0.wait().unwrap();
     assert!(status.success(), "avr-gdb failed ({status}):\n{text}");
 
-    let pcs: Vec<u32> = seen
-        .iter()
-        .filter(|l| l.starts_with("pc "))
-        .map(|l| pc_byte_address(l))
-        .collect();
+    let pcs: Vec<u32> = seen.iter().filter(|l| l.starts_with("pc ")).map(|l| pc_byte_address(l)).collect();
     assert_eq!(pcs.len(), 3, "three `info registers pc` answers:\n{text}");
-    assert_eq!(
-        pcs[0], 0,
-        "halted at the reset vector when gdb connects:\n{text}"
-    );
+    assert_eq!(pcs[0], 0, "halted at the reset vector when gdb connects:\n{text}");
     assert!(text.contains("Breakpoint 1 at 0x"), "break main:\n{text}");
-    let hit = seen
-        .iter()
-        .find(|l| l.starts_with("Breakpoint 1,"))
-        .unwrap();
+    let hit = seen.iter().find(|l| l.starts_with("Breakpoint 1,")).unwrap();
     assert!(hit.contains("main"), "stopped in main: {hit}");
     let main_addr = u32::from_str_radix(
-        text.split("Breakpoint 1 at 0x")
-            .nth(1)
-            .unwrap()
-            .split(':')
-            .next()
-            .unwrap(),
+        text.split("Breakpoint 1 at 0x").nth(1).unwrap().split(':').next().unwrap(),
         16,
     )
     .unwrap();
     assert_ne!(pcs[1], main_addr, "stepi moved on from main:\n{text}");
-    let sram = seen
-        .iter()
-        .find(|l| l.starts_with("0x800100"))
-        .unwrap_or_else(|| panic!("x/4xb 0x800100:\n{text}"));
-    let bytes = sram
-        .split(':')
-        .nth(1)
-        .unwrap()
-        .split_whitespace()
-        .filter(|w| w.starts_with("0x"))
-        .count();
+    let sram = seen.iter().find(|l| l.starts_with("0x800100")).unwrap_or_else(|| panic!("x/4xb 0x800100:\n{text}"));
+    let bytes = sram.split(':').nth(1).unwrap().split_whitespace().filter(|w| w.starts_with("0x")).count();
     assert_eq!(bytes, 4, "four SRAM bytes: {sram}");
-    assert!(
-        text.contains("Program received signal SIGINT"),
-        "Ctrl-C stopped the running target:\n{text}"
-    );
-    let lcd = seen
-        .iter()
-        .filter(|l| l.starts_with('[') && l.ends_with(']') && l.chars().count() == 18)
-        .count();
+    assert!(text.contains("Program received signal SIGINT"), "Ctrl-C stopped the running target:\n{text}");
+    let lcd = seen.iter().filter(|l| l.starts_with('[') && l.ends_with(']') && l.chars().count() == 18).count();
     assert_eq!(lcd, 2, "monitor lcd shows two 16-character lines:\n{text}");
     assert!(text.contains("detached"), "detach:\n{text}");
-    assert!(
-        !text.contains("Remote communication error") && !text.contains("Ignoring packet error"),
-        "{text}"
-    );
+    assert!(!text.contains("Remote communication error") && !text.contains("Ignoring packet error"), "{text}");
 }

@@ -35,8 +35,7 @@ struct Bridge {
 impl Bridge {
     fn start() -> Bridge {
         // UCI_BRIDGE_BIN: another build of the bridge (e.g. with a patched emulator).
-        let bin = std::env::var("UCI_BRIDGE_BIN")
-            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_board-sim").to_string());
+        let bin = std::env::var("UCI_BRIDGE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_board-sim").to_string());
         let mut child = Command::new(bin)
             .args(["uci", &firmware_elf()])
             .stdin(Stdio::piped())
@@ -54,12 +53,7 @@ impl Bridge {
                 }
             }
         });
-        let mut b = Bridge {
-            child,
-            stdin,
-            lines,
-            transcript: Vec::new(),
-        };
+        let mut b = Bridge { child, stdin, lines, transcript: Vec::new() };
         b.send("uci");
         b.expect(|l| l == "uciok");
         b.send("isready");
@@ -69,28 +63,12 @@ impl Bridge {
 
     fn send(&mut self, line: &str) {
         self.transcript.push(format!("> {line}"));
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .unwrap_or_else(|e| self.fail(&format!("write: {e}")));
+        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).unwrap_or_else(|e| self.fail(&format!("write: {e}")));
     }
 
     fn fail(&self, why: &str) -> ! {
-        let tail: Vec<&String> = self
-            .transcript
-            .iter()
-            .rev()
-            .take(40)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        panic!(
-            "{why}\nlast lines of the session:\n{}",
-            tail.iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join("\n")
-        );
+        let tail: Vec<&String> = self.transcript.iter().rev().take(40).collect::<Vec<_>>().into_iter().rev().collect();
+        panic!("{why}\nlast lines of the session:\n{}", tail.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
     }
 
     /// Reads lines until one satisfies `done`; returns it. Fails on an
@@ -109,9 +87,7 @@ impl Bridge {
                         return line;
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => {
-                    self.fail(&format!("no answer within {ANSWER_TIMEOUT:?}"))
-                }
+                Err(RecvTimeoutError::Timeout) => self.fail(&format!("no answer within {ANSWER_TIMEOUT:?}")),
                 Err(RecvTimeoutError::Disconnected) => {
                     let status = self.child.wait();
                     self.fail(&format!("the bridge exited: {status:?}"))
@@ -175,11 +151,7 @@ fn play_game(bridge: &mut Bridge, engine: Color, seed: u64, go: &str) -> String 
             break "move 80".into();
         }
         let m = if pos.turn() == engine {
-            let cmd = if moves.is_empty() {
-                "position startpos".to_string()
-            } else {
-                format!("position startpos moves {}", moves.join(" "))
-            };
+            let cmd = if moves.is_empty() { "position startpos".to_string() } else { format!("position startpos moves {}", moves.join(" ")) };
             bridge.send(&cmd);
             bridge.send(go);
             searches += 1;
@@ -194,14 +166,9 @@ fn play_game(bridge: &mut Bridge, engine: Color, seed: u64, go: &str) -> String 
             };
             searches_with_info += had_info as u32;
             let text = best.split_whitespace().nth(1).unwrap_or("").to_string();
-            let uci: UciMove = text
-                .parse()
-                .unwrap_or_else(|_| bridge.fail(&format!("`{best}` is not a move")));
+            let uci: UciMove = text.parse().unwrap_or_else(|_| bridge.fail(&format!("`{best}` is not a move")));
             uci.to_move(&pos).unwrap_or_else(|_| {
-                bridge.fail(&format!(
-                    "illegal move `{text}` in {}",
-                    Fen::from_position(&pos, EnPassantMode::Legal)
-                ))
+                bridge.fail(&format!("illegal move `{text}` in {}", Fen::from_position(&pos, EnPassantMode::Legal)))
             })
         } else {
             let legal = pos.legal_moves();
@@ -211,10 +178,7 @@ fn play_game(bridge: &mut Bridge, engine: Color, seed: u64, go: &str) -> String 
         pos.play_unchecked(m);
     };
     assert!(searches > 0);
-    assert!(
-        searches_with_info * 2 >= searches,
-        "only {searches_with_info} of {searches} searches sent an info line with a pv"
-    );
+    assert!(searches_with_info * 2 >= searches, "only {searches_with_info} of {searches} searches sent an info line with a pv");
     format!("{end} after {} plies", moves.len())
 }
 
@@ -223,18 +187,10 @@ fn play_game(bridge: &mut Bridge, engine: Color, seed: u64, go: &str) -> String 
 fn plays_complete_legal_games_against_a_random_mover() {
     let mut bridge = Bridge::start();
     for (game, engine) in [Color::White, Color::Black].into_iter().enumerate() {
-        let end = play_game(
-            &mut bridge,
-            engine,
-            0x9E37_79B9_7F4A_7C15 ^ game as u64,
-            "go movetime 200",
-        );
+        let end = play_game(&mut bridge, engine, 0x9E37_79B9_7F4A_7C15 ^ game as u64, "go movetime 200");
         eprintln!("game {game} (engine {engine:?}): {end}");
         // Against random moves the engine should not lose.
-        assert!(
-            !end.starts_with(&format!("{engine:?} mated")),
-            "the engine lost to random moves: {end}"
-        );
+        assert!(!end.starts_with(&format!("{engine:?} mated")), "the engine lost to random moves: {end}");
     }
     bridge.quit();
 }
@@ -248,8 +204,7 @@ fn go_perft_counts_like_stockfish() {
     let line = bridge.expect(|l| l.starts_with("Nodes searched"));
     assert_eq!(line, "Nodes searched: 8902");
     // Kiwipete: castling, en passant, promotions.
-    bridge
-        .send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    bridge.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
     bridge.send("go perft 2");
     let line = bridge.expect(|l| l.starts_with("Nodes searched"));
     assert_eq!(line, "Nodes searched: 2039");
@@ -260,13 +215,7 @@ fn go_perft_counts_like_stockfish() {
 #[ignore = "needs the firmware: run by cargo xtask test"]
 fn garbage_from_the_gui_is_ignored_and_stop_works() {
     let mut bridge = Bridge::start();
-    for junk in [
-        "hello",
-        "position sideways",
-        "go perft 42",
-        "position startpos moves e2e4 zz",
-        "\u{1b}[A",
-    ] {
+    for junk in ["hello", "position sideways", "go perft 42", "position startpos moves e2e4 zz", "\u{1b}[A"] {
         bridge.send(junk);
         bridge.expect(|l| l.starts_with("info string"));
     }
@@ -284,15 +233,7 @@ fn garbage_from_the_gui_is_ignored_and_stop_works() {
     bridge.expect(|l| l == "readyok");
     bridge.send("stop");
     let best = bridge.expect(|l| l.starts_with("bestmove"));
-    let pos: Chess = Chess::default()
-        .play(
-            "e2e4"
-                .parse::<UciMove>()
-                .unwrap()
-                .to_move(&Chess::default())
-                .unwrap(),
-        )
-        .unwrap();
+    let pos: Chess = Chess::default().play("e2e4".parse::<UciMove>().unwrap().to_move(&Chess::default()).unwrap()).unwrap();
     let m: UciMove = best.split_whitespace().nth(1).unwrap().parse().unwrap();
     assert!(m.to_move(&pos).is_ok(), "{best} is not legal after 1. e4");
     bridge.quit();

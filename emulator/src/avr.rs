@@ -13,8 +13,8 @@ use crate::cpu::decode::{decode, Instr};
 use crate::debug::{Debug, Watchpoint};
 use crate::device::{self, reg, DATA_SIZE, FLASH_BYTES, FLASH_WORDS, IO_SIZE, PC_MASK, RAMEND};
 use crate::loader::{self, LoadError, Program, Symbols};
-use crate::peripheral::Peripheral;
 use crate::peripheral::{Ctx, PinEvent, Pins, PortIndex, ResetCause, Sleep, Warning, NEVER};
+use crate::peripheral::Peripheral;
 use std::time::Duration;
 
 pub use crate::debug::{Access, WatchKind};
@@ -32,10 +32,7 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config {
-            clock_hz: 8_000_000,
-            stack_limit: None,
-        }
+        Config { clock_hz: 8_000_000, stack_limit: None }
     }
 }
 
@@ -60,19 +57,11 @@ pub enum FaultKind {
 
 impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let at = format!(
-            "at PC {:#06x} (byte {:#06x}), opcode {:#06x}",
-            self.pc,
-            self.pc * 2,
-            self.word
-        );
+        let at = format!("at PC {:#06x} (byte {:#06x}), opcode {:#06x}", self.pc, self.pc * 2, self.word);
         match self.kind {
             FaultKind::UndefinedOpcode => write!(f, "undefined opcode {at}"),
             FaultKind::DataOutOfRange { addr, access } => {
-                write!(
-                    f,
-                    "{access:?} of data address {addr:#06x} beyond RAMEND {at}"
-                )
+                write!(f, "{access:?} of data address {addr:#06x} beyond RAMEND {at}")
             }
         }
     }
@@ -183,20 +172,13 @@ impl Avr {
         let mut warnings = Vec::new();
         for (i, p) in periphs.iter().enumerate() {
             for addr in p.addresses() {
-                match addr
-                    .checked_sub(device::IO_START)
-                    .map(usize::from)
-                    .filter(|&a| a < IO_SIZE)
-                {
+                match addr.checked_sub(device::IO_START).map(usize::from).filter(|&a| a < IO_SIZE) {
                     Some(slot) if io_owner[slot] == OWNER_NONE => io_owner[slot] = i as u8,
                     _ => warnings.push(Warning {
                         cycle: 0,
                         pc: None,
                         source: "core",
-                        message: format!(
-                            "{} claims I/O address {addr:#04x}, which is taken or not I/O",
-                            p.name()
-                        ),
+                        message: format!("{} claims I/O address {addr:#04x}, which is taken or not I/O", p.name()),
                     }),
                 }
             }
@@ -285,14 +267,9 @@ impl Avr {
     /// erased). Resets the chip (power-on).
     pub fn load_flash(&mut self, image: &[u8]) -> Result<(), LoadError> {
         if image.len() > FLASH_BYTES {
-            return Err(LoadError::FlashOverflow {
-                end: image.len() as u64,
-            });
+            return Err(LoadError::FlashOverflow { end: image.len() as u64 });
         }
-        self.load_program(&Program {
-            flash: image.to_vec(),
-            ..Program::default()
-        });
+        self.load_program(&Program { flash: image.to_vec(), ..Program::default() });
         Ok(())
     }
 
@@ -304,11 +281,7 @@ impl Avr {
         self.flash[..n].copy_from_slice(&program.flash[..n]);
         self.redecode_all();
         self.symbols = program.symbols.clone();
-        self.debug.stack_limit = self
-            .config
-            .stack_limit
-            .or_else(|| program.static_data_end())
-            .unwrap_or(0);
+        self.debug.stack_limit = self.config.stack_limit.or_else(|| program.static_data_end()).unwrap_or(0);
         self.data.fill(0);
         self.reset_chip(ResetCause::PowerOn);
     }
@@ -335,9 +308,7 @@ impl Avr {
             }
         }
         let first = byte_addr as usize / 2;
-        let last = (byte_addr as usize + bytes.len())
-            .div_ceil(2)
-            .min(FLASH_WORDS);
+        let last = (byte_addr as usize + bytes.len()).div_ceil(2).min(FLASH_WORDS);
         // The word before may be a two-word instruction using ours as operand.
         for w in first.saturating_sub(1)..last {
             self.redecode(w as u32);
@@ -469,18 +440,14 @@ impl Avr {
 
     /// `len` bytes from `addr` (stops at RAMEND).
     pub fn read_data_range(&self, addr: u16, len: usize) -> Vec<u8> {
-        (addr as usize..(addr as usize + len).min(DATA_SIZE))
-            .map(|a| self.peek(a as u16))
-            .collect()
+        (addr as usize..(addr as usize + len).min(DATA_SIZE)).map(|a| self.peek(a as u16)).collect()
     }
 
     // --- peripherals -----------------------------------------------------------
 
     /// The peripheral of type `T`, if the chip has one.
     pub fn peripheral<T: Peripheral>(&self) -> Option<&T> {
-        self.periphs
-            .iter()
-            .find_map(|p| (**p).as_any().downcast_ref::<T>())
+        self.periphs.iter().find_map(|p| (**p).as_any().downcast_ref::<T>())
     }
 
     /// The peripheral of type `T`, mutably. The core re-queries every
@@ -489,9 +456,7 @@ impl Avr {
     pub fn peripheral_mut<T: Peripheral>(&mut self) -> Option<&mut T> {
         self.host_touched = true;
         self.attention = 0;
-        self.periphs
-            .iter_mut()
-            .find_map(|p| (**p).as_any_mut().downcast_mut::<T>())
+        self.periphs.iter_mut().find_map(|p| (**p).as_any_mut().downcast_mut::<T>())
     }
 
     /// Names of all peripherals, in dispatch order.
@@ -588,11 +553,7 @@ impl Avr {
         self.debug.add_watchpoint(Watchpoint { range, kind })
     }
 
-    pub fn remove_watchpoint(
-        &mut self,
-        range: std::ops::RangeInclusive<u16>,
-        kind: WatchKind,
-    ) -> bool {
+    pub fn remove_watchpoint(&mut self, range: std::ops::RangeInclusive<u16>, kind: WatchKind) -> bool {
         self.debug.remove_watchpoint(&Watchpoint { range, kind })
     }
 
@@ -633,12 +594,7 @@ impl Avr {
 
     /// Text disassembly of the instruction at `pc`, with symbol names.
     pub fn disassemble(&self, pc: u32) -> String {
-        crate::disasm::disassemble(
-            self.flash_word(pc),
-            self.flash_word(pc + 1),
-            pc & PC_MASK,
-            Some(&self.symbols),
-        )
+        crate::disasm::disassemble(self.flash_word(pc), self.flash_word(pc + 1), pc & PC_MASK, Some(&self.symbols))
     }
 
     // --- reset -------------------------------------------------------------------

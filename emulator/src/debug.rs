@@ -110,9 +110,7 @@ impl Debug {
 
     /// Word addresses of all breakpoints, ascending.
     pub fn breakpoints(&self) -> Vec<u32> {
-        (0..FLASH_WORDS as u32)
-            .filter(|&pc| self.breakpoints[pc as usize])
-            .collect()
+        (0..FLASH_WORDS as u32).filter(|&pc| self.breakpoints[pc as usize]).collect()
     }
 
     pub fn clear_breakpoints(&mut self) {
@@ -160,12 +158,7 @@ impl Debug {
             Access::Read => READ,
             Access::Write => WRITE,
         };
-        if self.hit.is_none()
-            && self
-                .watch_map
-                .get(addr as usize)
-                .is_some_and(|m| m & bit != 0)
-        {
+        if self.hit.is_none() && self.watch_map.get(addr as usize).is_some_and(|m| m & bit != 0) {
             self.hit = Some((addr, access));
         }
     }

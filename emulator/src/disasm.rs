@@ -4,12 +4,8 @@
 use crate::cpu::decode::{decode, Instr, Ptr};
 use crate::loader::{Space, Symbols};
 
-const BRANCH_SET: [&str; 8] = [
-    "brcs", "breq", "brmi", "brvs", "brlt", "brhs", "brts", "brie",
-];
-const BRANCH_CLEAR: [&str; 8] = [
-    "brcc", "brne", "brpl", "brvc", "brge", "brhc", "brtc", "brid",
-];
+const BRANCH_SET: [&str; 8] = ["brcs", "breq", "brmi", "brvs", "brlt", "brhs", "brts", "brie"];
+const BRANCH_CLEAR: [&str; 8] = ["brcc", "brne", "brpl", "brvc", "brge", "brhc", "brtc", "brid"];
 const FLAG_SET: [&str; 8] = ["sec", "sez", "sen", "sev", "ses", "seh", "set", "sei"];
 const FLAG_CLEAR: [&str; 8] = ["clc", "clz", "cln", "clv", "cls", "clh", "clt", "cli"];
 
@@ -20,18 +16,14 @@ pub fn disassemble(word: u16, next: u16, pc: u32, symbols: Option<&Symbols>) -> 
     let instr = decode(word, next);
     let text = format_instr(instr);
     let comment = match instr {
-        Instr::Rjmp { k } | Instr::Rcall { k } => {
-            Some(target_comment(pc as i64 + 1 + k as i64, symbols))
+        Instr::Rjmp { k } | Instr::Rcall { k } => Some(target_comment(pc as i64 + 1 + k as i64, symbols)),
+        Instr::Brbs { k, .. } | Instr::Brbc { k, .. } => Some(target_comment(pc as i64 + 1 + k as i64, symbols)),
+        Instr::Jmp { hi, k } | Instr::Call { hi, k } => {
+            symbols.and_then(|s| s.label(Space::Flash, Instr::long_target(hi, k) * 2)).map(|l| format!("<{l}>"))
         }
-        Instr::Brbs { k, .. } | Instr::Brbc { k, .. } => {
-            Some(target_comment(pc as i64 + 1 + k as i64, symbols))
+        Instr::Lds { k, .. } | Instr::Sts { k, .. } => {
+            symbols.and_then(|s| s.label(Space::Data, k as u32)).map(|l| format!("<{l}>"))
         }
-        Instr::Jmp { hi, k } | Instr::Call { hi, k } => symbols
-            .and_then(|s| s.label(Space::Flash, Instr::long_target(hi, k) * 2))
-            .map(|l| format!("<{l}>")),
-        Instr::Lds { k, .. } | Instr::Sts { k, .. } => symbols
-            .and_then(|s| s.label(Space::Data, k as u32))
-            .map(|l| format!("<{l}>")),
         _ => None,
     };
     match comment {

@@ -31,8 +31,8 @@ pub mod debug;
 pub mod device;
 pub mod disasm;
 pub mod loader;
-pub mod periph;
 pub mod peripheral;
+pub mod periph;
 
 pub use avr::{Avr, Config, Fault, FaultKind, RunLimit, Stop};
 pub use debug::{Access, WatchKind, Watchpoint};

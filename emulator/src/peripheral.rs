@@ -100,16 +100,10 @@ impl Pins {
     /// input pins show what the outside drives, else the pull-up (high when
     /// PORT=1 and pull-ups are enabled), else a floating input, read as low.
     pub fn level(&self, port: PortIndex) -> u8 {
-        let out = (self.port[port] & !self.alt_enable[port])
-            | (self.alt_value[port] & self.alt_enable[port]);
+        let out = (self.port[port] & !self.alt_enable[port]) | (self.alt_value[port] & self.alt_enable[port]);
         let driving = self.ddr[port] | self.alt_output[port];
-        let pulled = if self.pull_up_disable {
-            0
-        } else {
-            self.port[port] & !self.ddr[port]
-        };
-        let input =
-            (self.ext_level[port] & self.ext_driven[port]) | (pulled & !self.ext_driven[port]);
+        let pulled = if self.pull_up_disable { 0 } else { self.port[port] & !self.ddr[port] };
+        let input = (self.ext_level[port] & self.ext_driven[port]) | (pulled & !self.ext_driven[port]);
         (out & driving) | (input & !driving)
     }
 
@@ -119,12 +113,7 @@ impl Pins {
         let changed = levels ^ self.last_levels[port];
         if changed != 0 {
             self.last_levels[port] = levels;
-            self.events.push(PinEvent {
-                cycle: now,
-                port,
-                levels,
-                changed,
-            });
+            self.events.push(PinEvent { cycle: now, port, levels, changed });
             self.watch_hit |= changed & self.watch[port] != 0;
         }
     }
@@ -180,12 +169,7 @@ impl Ctx<'_> {
     }
 
     pub fn warn(&mut self, source: &'static str, message: String) {
-        self.warnings.push(Warning {
-            cycle: self.now,
-            pc: Some(self.pc),
-            source,
-            message,
-        });
+        self.warnings.push(Warning { cycle: self.now, pc: Some(self.pc), source, message });
     }
 }
 

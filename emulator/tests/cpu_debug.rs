@@ -18,37 +18,14 @@ fn breakpoint_stops_before_the_instruction_and_continues() {
 
 #[test]
 fn watchpoints_report_address_kind_and_pc() {
-    let mut avr = common::machine(
-        "ldi r16, 7\n sts 0x0200, r16\n nop\n lds r17, 0x0200\n push r16\n rjmp .-2",
-    );
+    let mut avr = common::machine("ldi r16, 7\n sts 0x0200, r16\n nop\n lds r17, 0x0200\n push r16\n rjmp .-2");
     avr.add_watchpoint(0x0200..=0x0200, WatchKind::ReadWrite);
-    assert_eq!(
-        avr.run(RunLimit::Cycles(100)),
-        Stop::Watchpoint {
-            addr: 0x200,
-            kind: Access::Write,
-            pc: 1
-        }
-    );
+    assert_eq!(avr.run(RunLimit::Cycles(100)), Stop::Watchpoint { addr: 0x200, kind: Access::Write, pc: 1 });
     assert_eq!(avr.pc(), 3, "stops after the accessing instruction");
-    assert_eq!(
-        avr.run(RunLimit::Cycles(100)),
-        Stop::Watchpoint {
-            addr: 0x200,
-            kind: Access::Read,
-            pc: 4
-        }
-    );
+    assert_eq!(avr.run(RunLimit::Cycles(100)), Stop::Watchpoint { addr: 0x200, kind: Access::Read, pc: 4 });
     avr.clear_watchpoints();
     avr.add_watchpoint(0x10F0..=0x10FF, WatchKind::Write);
-    assert_eq!(
-        avr.run(RunLimit::Cycles(100)),
-        Stop::Watchpoint {
-            addr: 0x10FF,
-            kind: Access::Write,
-            pc: 6
-        }
-    );
+    assert_eq!(avr.run(RunLimit::Cycles(100)), Stop::Watchpoint { addr: 0x10FF, kind: Access::Write, pc: 6 });
 }
 
 #[test]
@@ -63,11 +40,7 @@ fn stack_collision_is_reported_once_with_pc_cycle_and_sp() {
         other => panic!("{other:?}"),
     }
     assert_eq!(avr.min_sp(), 0x0FFF);
-    assert_eq!(
-        avr.run(RunLimit::Cycles(100)),
-        Stop::CycleLimit,
-        "reported once"
-    );
+    assert_eq!(avr.run(RunLimit::Cycles(100)), Stop::CycleLimit, "reported once");
 }
 
 #[test]
@@ -85,9 +58,7 @@ fn stack_collision_in_c_recursion_uses_heap_start() {
     let mut avr = Avr::new(Config::default());
     let program = avr.load_elf(&elf).unwrap();
     let limit = program.static_data_end().unwrap();
-    match avr.run(RunLimit::UntilSleep {
-        max_cycles: 10_000_000,
-    }) {
+    match avr.run(RunLimit::UntilSleep { max_cycles: 10_000_000 }) {
         Stop::StackCollision { sp, .. } => assert!(sp < limit),
         other => panic!("{other:?}"),
     }
@@ -95,8 +66,7 @@ fn stack_collision_in_c_recursion_uses_heap_start() {
 
 #[test]
 fn min_sp_tracks_deepest_stack() {
-    let mut avr =
-        common::machine("rcall 1f\n rjmp .-2\n1: push r0\n push r0\n pop r0\n pop r0\n ret");
+    let mut avr = common::machine("rcall 1f\n rjmp .-2\n1: push r0\n push r0\n pop r0\n pop r0\n ret");
     avr.run(RunLimit::Cycles(100));
     assert_eq!(avr.max_stack_bytes(), 4);
 }
@@ -128,17 +98,10 @@ fn driving_input_pins_logs_level_changes() {
     avr.set_input(1, 2, Some(true));
     assert_eq!(avr.pins().level(1) & 0x04, 0x04);
     avr.set_input(1, 2, None);
-    assert_eq!(
-        avr.pins().level(1) & 0x04,
-        0,
-        "released and no pull-up: reads low"
-    );
+    assert_eq!(avr.pins().level(1) & 0x04, 0, "released and no pull-up: reads low");
     let events = avr.drain_pin_events();
     assert_eq!(events.len(), 2);
-    assert_eq!(
-        (events[0].port, events[0].changed, events[0].levels),
-        (1, 0x04, 0x04)
-    );
+    assert_eq!((events[0].port, events[0].changed, events[0].levels), (1, 0x04, 0x04));
     assert!(avr.drain_pin_events().is_empty());
 }
 

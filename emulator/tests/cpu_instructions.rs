@@ -42,10 +42,7 @@ fn sbc_keeps_zero_only_if_it_was_set() {
 
 #[test]
 fn subi_and_sbci_borrow() {
-    let (avr, _) = run(
-        "ldi r24, 0x00\n ldi r25, 0x00\n subi r24, 1\n sbci r25, 0",
-        4,
-    );
+    let (avr, _) = run("ldi r24, 0x00\n ldi r25, 0x00\n subi r24, 1\n sbci r25, 0", 4);
     assert_eq!((avr.reg(24), avr.reg(25)), (0xFF, 0xFF));
     assert_eq!(avr.sreg(), C | N | S | H);
 }
@@ -146,10 +143,7 @@ fn multiplications() {
 
 #[test]
 fn movw_mov_ldi_take_one_cycle() {
-    let (avr, cy) = run(
-        "ldi r30, 0x34\n ldi r31, 0x12\n movw r26, r30\n mov r2, r31",
-        4,
-    );
+    let (avr, cy) = run("ldi r30, 0x34\n ldi r31, 0x12\n movw r26, r30\n mov r2, r31", 4);
     assert_eq!(avr.reg_pair(26), 0x1234);
     assert_eq!(avr.reg(2), 0x12);
     assert_eq!(cy, 4);
@@ -175,11 +169,7 @@ fn jumps_and_calls_have_16_bit_pc_timing() {
     assert_eq!((avr.pc(), cy), (7, 4));
     let (avr, cy) = run("rcall 1f\n nop\n1: nop", 1);
     assert_eq!((avr.pc(), cy, avr.sp()), (2, 3, RAMEND - 2));
-    assert_eq!(
-        avr.read_data(RAMEND),
-        Some(1),
-        "return address low byte at the top"
-    );
+    assert_eq!(avr.read_data(RAMEND), Some(1), "return address low byte at the top");
     assert_eq!(avr.read_data(RAMEND - 1), Some(0));
     let (avr, cy) = run("ldi r30, 9\n ldi r31, 0\n icall", 3);
     assert_eq!((avr.pc(), cy), (9, 5));
@@ -206,10 +196,7 @@ fn skips_take_one_two_or_three_cycles() {
     assert_eq!((avr.pc(), cy), (3, 3));
     let (avr, cy) = run("ldi r16, 1\n ldi r17, 1\n cpse r16, r17\n nop\n nop", 3);
     assert_eq!((avr.pc(), cy), (4, 4));
-    let (avr, cy) = run(
-        "ldi r16, 1\n ldi r17, 1\n cpse r16, r17\n lds r0, 0x100\n nop",
-        3,
-    );
+    let (avr, cy) = run("ldi r16, 1\n ldi r17, 1\n cpse r16, r17\n lds r0, 0x100\n nop", 3);
     assert_eq!((avr.pc(), cy), (5, 5));
     let (avr, cy) = run("ldi r16, 0x80\n sbrs r16, 7\n jmp 0\n nop", 2);
     assert_eq!((avr.pc(), cy), (4, 4));
@@ -268,20 +255,14 @@ fn loads_and_stores_with_every_pointer_mode() {
 
 #[test]
 fn registers_are_memory_mapped() {
-    let (avr, _) = run(
-        "ldi r16, 0x77\n ldi r30, 16\n ldi r31, 0\n ld r2, Z\n ldi r17, 5\n sts 3, r17",
-        6,
-    );
+    let (avr, _) = run("ldi r16, 0x77\n ldi r30, 16\n ldi r31, 0\n ld r2, Z\n ldi r17, 5\n sts 3, r17", 6);
     assert_eq!(avr.reg(2), 0x77);
     assert_eq!(avr.reg(3), 5);
 }
 
 #[test]
 fn push_pop_and_stack_pointer() {
-    let (avr, cy) = run(
-        "ldi r16, 0xAB\n push r16\n pop r17\n in r18, 0x3d\n in r19, 0x3e",
-        5,
-    );
+    let (avr, cy) = run("ldi r16, 0xAB\n push r16\n pop r17\n in r18, 0x3d\n in r19, 0x3e", 5);
     assert_eq!(avr.reg(17), 0xAB);
     assert_eq!(avr.read_data(RAMEND), Some(0xAB));
     assert_eq!((avr.reg(18), avr.reg(19)), (0xFF, 0x10));
@@ -317,10 +298,7 @@ fn undefined_opcode_is_a_fault_naming_pc_and_word() {
     let stop = avr.run(emulator::RunLimit::Cycles(100));
     match stop {
         emulator::Stop::Fault(f) => {
-            assert_eq!(
-                (f.pc, f.word, f.kind),
-                (1, 0xFFFF, emulator::FaultKind::UndefinedOpcode)
-            );
+            assert_eq!((f.pc, f.word, f.kind), (1, 0xFFFF, emulator::FaultKind::UndefinedOpcode));
             assert!(f.to_string().contains("0xffff"), "{f}");
         }
         other => panic!("{other:?}"),
@@ -337,10 +315,7 @@ fn data_access_beyond_ramend_is_a_fault() {
             assert_eq!(f.pc, 2);
             assert_eq!(
                 f.kind,
-                emulator::FaultKind::DataOutOfRange {
-                    addr: 0x2000,
-                    access: emulator::Access::Write
-                }
+                emulator::FaultKind::DataOutOfRange { addr: 0x2000, access: emulator::Access::Write }
             );
         }
         other => panic!("{other:?}"),
@@ -350,10 +325,7 @@ fn data_access_beyond_ramend_is_a_fault() {
 #[test]
 fn break_stops_the_run() {
     let mut avr = machine("nop\n break\n nop");
-    assert_eq!(
-        avr.run(emulator::RunLimit::Cycles(100)),
-        emulator::Stop::Break(1)
-    );
+    assert_eq!(avr.run(emulator::RunLimit::Cycles(100)), emulator::Stop::Break(1));
     assert_eq!(avr.pc(), 2);
 }
 
@@ -361,10 +333,7 @@ fn break_stops_the_run() {
 fn unmodelled_io_reads_back_with_one_warning() {
     // An emulator with no peripherals at all: every non-core address is unowned.
     let mut avr = emulator::Avr::with_peripherals(emulator::Config::default(), Vec::new());
-    avr.load_flash(&common::assemble(
-        "ldi r16, 0x42\n sts 0xF0, r16\n lds r17, 0xF0\n lds r18, 0xF0",
-    ))
-    .unwrap();
+    avr.load_flash(&common::assemble("ldi r16, 0x42\n sts 0xF0, r16\n lds r17, 0xF0\n lds r18, 0xF0")).unwrap();
     steps(&mut avr, 4);
     assert_eq!((avr.reg(17), avr.reg(18)), (0x42, 0x42));
     assert_eq!(avr.warnings().len(), 1, "{:?}", avr.warnings());
@@ -375,10 +344,7 @@ fn unmodelled_io_reads_back_with_one_warning() {
 fn sleep_with_interrupts_disabled_stops_the_run() {
     let mut avr = machine("ldi r16, 1\n out 0x33, r16\n cli\n sleep\n nop");
     match avr.run(emulator::RunLimit::Forever) {
-        emulator::Stop::Sleeping {
-            pc,
-            interrupts_enabled,
-        } => {
+        emulator::Stop::Sleeping { pc, interrupts_enabled } => {
             assert_eq!((pc, interrupts_enabled), (4, false));
         }
         other => panic!("{other:?}"),
@@ -391,31 +357,15 @@ fn sleep_with_interrupts_disabled_stops_the_run() {
 fn until_sleep_stops_even_without_sleep_enable() {
     let mut avr = machine("nop\n sleep\n nop");
     let stop = avr.run(emulator::RunLimit::UntilSleep { max_cycles: 1000 });
-    assert_eq!(
-        stop,
-        emulator::Stop::Sleeping {
-            pc: 2,
-            interrupts_enabled: false
-        }
-    );
+    assert_eq!(stop, emulator::Stop::Sleeping { pc: 2, interrupts_enabled: false });
 }
 
 #[test]
 fn cycle_limit_is_respected_at_instruction_granularity() {
     let mut avr = machine("1: rjmp 1b");
-    assert_eq!(
-        avr.run(emulator::RunLimit::Cycles(11)),
-        emulator::Stop::CycleLimit
-    );
-    assert_eq!(
-        avr.cycles(),
-        12,
-        "the instruction crossing the limit completes"
-    );
-    assert_eq!(
-        avr.run(emulator::RunLimit::UntilCycle(100)),
-        emulator::Stop::CycleLimit
-    );
+    assert_eq!(avr.run(emulator::RunLimit::Cycles(11)), emulator::Stop::CycleLimit);
+    assert_eq!(avr.cycles(), 12, "the instruction crossing the limit completes");
+    assert_eq!(avr.run(emulator::RunLimit::UntilCycle(100)), emulator::Stop::CycleLimit);
     assert_eq!(avr.cycles(), 100);
 }
 
@@ -452,13 +402,7 @@ fn reset_restores_the_reset_state() {
     let mut avr = machine("ldi r16, 5\n push r16\n sei\n nop");
     steps(&mut avr, 4);
     avr.reset();
-    assert_eq!(
-        (avr.pc(), avr.sp(), avr.sreg(), avr.reg(16)),
-        (0, RAMEND, 0, 0)
-    );
-    assert_eq!(
-        avr.mcusr() & emulator::device::mcusr::EXTRF,
-        emulator::device::mcusr::EXTRF
-    );
+    assert_eq!((avr.pc(), avr.sp(), avr.sreg(), avr.reg(16)), (0, RAMEND, 0, 0));
+    assert_eq!(avr.mcusr() & emulator::device::mcusr::EXTRF, emulator::device::mcusr::EXTRF);
     let _ = I;
 }

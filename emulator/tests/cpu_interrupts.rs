@@ -20,15 +20,7 @@ struct Alarm {
 
 impl Alarm {
     fn new(base: u16, vector: u8) -> Alarm {
-        Alarm {
-            base,
-            vector,
-            at: NEVER,
-            flag: false,
-            enable: false,
-            reset_on_fire: false,
-            acks: 0,
-        }
+        Alarm { base, vector, at: NEVER, flag: false, enable: false, reset_on_fire: false, acks: 0 }
     }
 
     fn arm(&mut self, at: u64) {
@@ -82,10 +74,7 @@ impl Peripheral for Alarm {
         cx.set_irq(self.vector, false);
     }
     fn reset(&mut self, _cx: &mut Ctx) {
-        *self = Alarm {
-            acks: self.acks,
-            ..Alarm::new(self.base, self.vector)
-        };
+        *self = Alarm { acks: self.acks, ..Alarm::new(self.base, self.vector) };
     }
 }
 
@@ -132,16 +121,9 @@ fn entry_takes_four_cycles_and_waits_one_instruction_after_sei() {
     // rjmp start (2) + 1 + 2 + 1 + 2 + nop 1 + sei 1 + nop 1 = 11, entry 4 -> 15.
     assert_eq!(avr.run(RunLimit::Cycles(1000)), Stop::Breakpoint(10));
     assert_eq!(avr.cycles(), 15);
-    assert_eq!(
-        avr.sreg() & emulator::cpu::flags::I,
-        0,
-        "I is cleared on entry"
-    );
+    assert_eq!(avr.sreg() & emulator::cpu::flags::I, 0, "I is cleared on entry");
     assert_eq!(avr.sp(), RAMEND - 2);
-    let ret = u16::from_be_bytes([
-        avr.read_data(RAMEND - 1).unwrap(),
-        avr.read_data(RAMEND).unwrap(),
-    ]);
+    let ret = u16::from_be_bytes([avr.read_data(RAMEND - 1).unwrap(), avr.read_data(RAMEND).unwrap()]);
     assert_eq!(ret as u32, 0x20 + 9, "returns to the second nop");
     assert_eq!(avr.peripheral::<Alarm>().unwrap().acks, 1);
     assert_eq!(avr.pending_interrupts(), 0);
@@ -167,15 +149,8 @@ fn setting_i_through_an_sreg_write_waits_one_instruction_too() {
     );
     avr.add_breakpoint(10);
     assert_eq!(avr.run(RunLimit::Cycles(1000)), Stop::Breakpoint(10));
-    assert_eq!(
-        avr.reg(18),
-        0x42,
-        "the instruction after the SREG write ran first"
-    );
-    let ret = u16::from_be_bytes([
-        avr.read_data(RAMEND - 1).unwrap(),
-        avr.read_data(RAMEND).unwrap(),
-    ]);
+    assert_eq!(avr.reg(18), 0x42, "the instruction after the SREG write ran first");
+    let ret = u16::from_be_bytes([avr.read_data(RAMEND - 1).unwrap(), avr.read_data(RAMEND).unwrap()]);
     assert_eq!(ret as u32, 0x20 + 9, "returns to the nop after it");
 }
 
@@ -199,10 +174,7 @@ fn one_main_instruction_runs_between_back_to_back_interrupts() {
     avr.run(RunLimit::Cycles(2000));
     let (main, isr) = (avr.reg(20), avr.reg(21));
     assert!(isr > 50, "the interrupt keeps firing ({isr})");
-    assert!(
-        main == isr || main == isr + 1,
-        "main {main}, isr {isr}: one main instruction per interrupt"
-    );
+    assert!(main == isr || main == isr + 1, "main {main}, isr {isr}: one main instruction per interrupt");
 }
 
 #[test]
@@ -267,11 +239,7 @@ fn waking_from_sleep_adds_four_cycles() {
 
 #[test]
 fn host_side_peripheral_changes_are_seen() {
-    let mut avr = program(
-        "sei\n ldi r16, 1\n sts 0xF1, r16\n1: rjmp 1b",
-        "ldi r24, 0x55\n rjmp .-2",
-        "rjmp .-2",
-    );
+    let mut avr = program("sei\n ldi r16, 1\n sts 0xF1, r16\n1: rjmp 1b", "ldi r24, 0x55\n rjmp .-2", "rjmp .-2");
     assert_eq!(avr.run(RunLimit::Cycles(100)), Stop::CycleLimit);
     assert_eq!(avr.reg(24), 0);
     let now = avr.cycles();
@@ -282,16 +250,9 @@ fn host_side_peripheral_changes_are_seen() {
 
 #[test]
 fn sleeping_with_nothing_scheduled_stops() {
-    let mut avr = program(
-        "ldi r16, 1\n out 0x33, r16\n sei\n sleep\n rjmp .-2",
-        "rjmp .-2",
-        "rjmp .-2",
-    );
+    let mut avr = program("ldi r16, 1\n out 0x33, r16\n sei\n sleep\n rjmp .-2", "rjmp .-2", "rjmp .-2");
     match avr.run(RunLimit::Forever) {
-        Stop::Sleeping {
-            interrupts_enabled: true,
-            ..
-        } => {}
+        Stop::Sleeping { interrupts_enabled: true, .. } => {}
         other => panic!("{other:?}"),
     }
 }
@@ -310,25 +271,14 @@ fn a_peripheral_can_reset_the_chip() {
     );
     avr.add_breakpoint(0x20);
     assert_eq!(avr.run(RunLimit::Cycles(1000)), Stop::Breakpoint(0x20));
-    assert_eq!(
-        avr.run(RunLimit::Cycles(1000)),
-        Stop::Breakpoint(0x20),
-        "reset back to main"
-    );
+    assert_eq!(avr.run(RunLimit::Cycles(1000)), Stop::Breakpoint(0x20), "reset back to main");
     assert_eq!(avr.reg(20), 0, "registers cleared by the reset");
-    assert_eq!(
-        avr.mcusr() & emulator::device::mcusr::WDRF,
-        emulator::device::mcusr::WDRF
-    );
+    assert_eq!(avr.mcusr() & emulator::device::mcusr::WDRF, emulator::device::mcusr::WDRF);
 }
 
 #[test]
 fn sleeping_with_a_cycle_limit_lets_time_pass() {
-    let mut avr = program(
-        "ldi r16, 1\n out 0x33, r16\n sei\n sleep\n rjmp .-2",
-        "rjmp .-2",
-        "rjmp .-2",
-    );
+    let mut avr = program("ldi r16, 1\n out 0x33, r16\n sei\n sleep\n rjmp .-2", "rjmp .-2", "rjmp .-2");
     assert_eq!(avr.run(RunLimit::Cycles(1000)), Stop::CycleLimit);
     assert_eq!(avr.cycles(), 1000);
     assert!(avr.is_sleeping());
@@ -367,23 +317,9 @@ fn watched_pins_stop_the_run_when_they_change() {
     let asm = "ldi r16, 1\n sts 0xD0, r16\n ldi r16, 3\n sts 0xD0, r16\n ldi r16, 2\n sts 0xD0, r16\n rjmp .-2";
     avr.load_flash(&common::assemble(asm)).unwrap();
     avr.watch_pins(1, 0x02);
-    assert_eq!(
-        avr.run(RunLimit::Cycles(100)),
-        Stop::PinChange,
-        "bit 1 rises"
-    );
+    assert_eq!(avr.run(RunLimit::Cycles(100)), Stop::PinChange, "bit 1 rises");
     assert_eq!((avr.pc(), avr.cycles()), (6, 6));
-    assert_eq!(
-        avr.run(RunLimit::Cycles(100)),
-        Stop::CycleLimit,
-        "bit 0 changes later: not watched"
-    );
+    assert_eq!(avr.run(RunLimit::Cycles(100)), Stop::CycleLimit, "bit 0 changes later: not watched");
     let events = avr.drain_pin_events();
-    assert_eq!(
-        events
-            .iter()
-            .map(|e| (e.cycle, e.levels))
-            .collect::<Vec<_>>(),
-        vec![(2, 1), (5, 3), (8, 2)]
-    );
+    assert_eq!(events.iter().map(|e| (e.cycle, e.levels)).collect::<Vec<_>>(), vec![(2, 1), (5, 3), (8, 2)]);
 }

@@ -46,13 +46,8 @@ fn decoder_matches_avr_objdump_for_every_word() {
     let mut expected: Vec<Option<String>> = vec![None; 65536];
     for line in text.lines() {
         let mut fields = line.splitn(3, '\t');
-        let (Some(addr), Some(_bytes), Some(asm)) = (fields.next(), fields.next(), fields.next())
-        else {
-            continue;
-        };
-        let Ok(addr) = u32::from_str_radix(addr.trim().trim_end_matches(':'), 16) else {
-            continue;
-        };
+        let (Some(addr), Some(_bytes), Some(asm)) = (fields.next(), fields.next(), fields.next()) else { continue };
+        let Ok(addr) = u32::from_str_radix(addr.trim().trim_end_matches(':'), 16) else { continue };
         if addr % 4 == 0 {
             expected[(addr / 4) as usize] = Some(normalise(asm));
         }
@@ -61,9 +56,7 @@ fn decoder_matches_avr_objdump_for_every_word() {
     let mut mismatches = Vec::new();
     let mut excused = 0;
     for w in 0..=u16::MAX {
-        let want = expected[w as usize]
-            .clone()
-            .unwrap_or_else(|| panic!("objdump printed nothing for {w:#06x}"));
+        let want = expected[w as usize].clone().unwrap_or_else(|| panic!("objdump printed nothing for {w:#06x}"));
         let got = normalise(&disassemble(w, 0, 0, None));
         if want == got {
             continue;
@@ -82,16 +75,8 @@ fn decoder_matches_avr_objdump_for_every_word() {
         "{} mismatches ({} excused), first ones:\n{}",
         mismatches.len(),
         excused,
-        mismatches
-            .iter()
-            .take(40)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
+        mismatches.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
     );
     // Sanity: the excused set is what we expect, not a silent hole.
-    assert!(
-        excused > 0 && excused < 2200,
-        "unexpected number of excused words: {excused}"
-    );
+    assert!(excused > 0 && excused < 2200, "unexpected number of excused words: {excused}");
 }

@@ -36,49 +36,24 @@ fn elf_loads_flash_data_image_and_symbols() {
     let syms = &program.symbols;
 
     let main = syms.lookup("main").expect("main");
-    assert_eq!(
-        (main.space, main.kind),
-        (Space::Flash, SymbolKind::Function)
-    );
+    assert_eq!((main.space, main.kind), (Space::Flash, SymbolKind::Function));
     assert!(main.size > 0);
     let table = syms.lookup("table").expect("table");
-    assert_eq!(
-        (table.space, table.size, table.kind),
-        (Space::Data, 8, SymbolKind::Object)
-    );
+    assert_eq!((table.space, table.size, table.kind), (Space::Data, 8, SymbolKind::Object));
     assert!(table.address >= 0x100);
-    let data = syms
-        .sections
-        .iter()
-        .find(|s| s.name == ".data")
-        .expect(".data");
-    let bss = syms
-        .sections
-        .iter()
-        .find(|s| s.name == ".bss")
-        .expect(".bss");
+    let data = syms.sections.iter().find(|s| s.name == ".data").expect(".data");
+    let bss = syms.sections.iter().find(|s| s.name == ".bss").expect(".bss");
     assert_eq!(data.space, Space::Data);
     assert!(bss.start >= data.end());
     let end = program.static_data_end().unwrap();
     assert_eq!(end as u32, bss.end(), "__heap_start is the end of .bss");
     assert_eq!(avr.stack_limit(), end);
-    assert_eq!(
-        syms.label(Space::Data, table.address + 2).as_deref(),
-        Some("table+0x2")
-    );
+    assert_eq!(syms.label(Space::Data, table.address + 2).as_deref(), Some("table+0x2"));
 
     // The startup code copies .data from its flash image.
-    assert!(matches!(
-        avr.run(RunLimit::UntilSleep {
-            max_cycles: 1_000_000
-        }),
-        Stop::Sleeping { .. }
-    ));
+    assert!(matches!(avr.run(RunLimit::UntilSleep { max_cycles: 1_000_000 }), Stop::Sleeping { .. }));
     let sum_addr = syms.lookup("sum").unwrap().address as u16;
-    let sum = u16::from_le_bytes([
-        avr.read_data(sum_addr).unwrap(),
-        avr.read_data(sum_addr + 1).unwrap(),
-    ]);
+    let sum = u16::from_le_bytes([avr.read_data(sum_addr).unwrap(), avr.read_data(sum_addr + 1).unwrap()]);
     assert_eq!(sum, 0xAAAA);
 }
 
@@ -102,14 +77,10 @@ fn hex_gives_the_same_flash_as_elf() {
     b.load_hex(&hex).unwrap();
     assert_eq!(a.flash(), b.flash());
     let cycles_a = {
-        a.run(RunLimit::UntilSleep {
-            max_cycles: 1_000_000,
-        });
+        a.run(RunLimit::UntilSleep { max_cycles: 1_000_000 });
         a.cycles()
     };
-    b.run(RunLimit::UntilSleep {
-        max_cycles: 1_000_000,
-    });
+    b.run(RunLimit::UntilSleep { max_cycles: 1_000_000 });
     assert_eq!(cycles_a, b.cycles(), "same program, same trace");
 }
 
@@ -122,16 +93,12 @@ fn elf_for_another_machine_is_rejected() {
     let (mut elf, _) = common::compile_c(PROGRAM, &[]);
     elf[4] = 2; // ELFCLASS64
     assert_eq!(avr().load_elf(&elf), Err(LoadError::WrongClass));
-    assert!(matches!(
-        avr().load_elf(b"not an elf"),
-        Err(LoadError::Elf(_))
-    ));
+    assert!(matches!(avr().load_elf(b"not an elf"), Err(LoadError::Elf(_))));
 }
 
 #[test]
 fn too_much_static_data_is_rejected() {
-    let (elf, _) = common::compile_c(
-        "char big[5000]; int main(void) { big[4999] = 1; return big[0]; }",
+    let (elf, _) = common::compile_c("char big[5000]; int main(void) { big[4999] = 1; return big[0]; }",
         // avr-ld itself would refuse; widen its data region to reach our check.
         &["-Wl,--defsym=__DATA_REGION_LENGTH__=0x10000"],
     );

@@ -8,10 +8,7 @@ fn data_and_address_records() {
     let text = ":020000000C945E\n:020000020010EC\n:0100000055AA\n:00000001FF\n";
     let program = parse(text).unwrap();
     assert_eq!(&program.flash[..2], &[0x0C, 0x94]);
-    assert_eq!(
-        program.flash[0x100], 0x55,
-        "extended segment 0x0010 is base 0x100"
-    );
+    assert_eq!(program.flash[0x100], 0x55, "extended segment 0x0010 is base 0x100");
     assert_eq!(program.flash[2], 0xFF, "gaps are erased flash");
 }
 
@@ -24,13 +21,7 @@ fn extended_linear_address_beyond_flash_is_an_overflow() {
 #[test]
 fn bad_checksum_names_the_line() {
     let text = ":020000000C94FF\n";
-    assert_eq!(
-        parse(text),
-        Err(LoadError::Hex {
-            line: 1,
-            message: "checksum mismatch".into()
-        })
-    );
+    assert_eq!(parse(text), Err(LoadError::Hex { line: 1, message: "checksum mismatch".into() }));
 }
 
 #[test]
@@ -44,9 +35,7 @@ fn malformed_records() {
         (":00000001FF\n:0100000055AA\n", "after the end-of-file"),
     ] {
         match parse(text) {
-            Err(LoadError::Hex { message, .. }) => {
-                assert!(message.contains(what), "{text:?}: {message}")
-            }
+            Err(LoadError::Hex { message, .. }) => assert!(message.contains(what), "{text:?}: {message}"),
             other => panic!("{text:?}: {other:?}"),
         }
     }

@@ -32,21 +32,11 @@ fn eeprom_write_sequence_then_watchdog_reset() {
     ";
     let mut avr = common::machine(src);
     avr.run(RunLimit::UntilCycle(27_100));
-    assert_eq!(
-        avr.peripheral::<Eeprom>().unwrap().contents()[5],
-        0xFF,
-        "still programming"
-    );
+    assert_eq!(avr.peripheral::<Eeprom>().unwrap().contents()[5], 0xFF, "still programming");
     avr.run(RunLimit::UntilCycle(27_300));
     assert_eq!(avr.peripheral::<Eeprom>().unwrap().contents()[5], 0x42);
     // The watchdog fires 16 ms (128000 cycles) after it was enabled.
-    avr.run(RunLimit::UntilSleep {
-        max_cycles: 200_000,
-    });
+    avr.run(RunLimit::UntilSleep { max_cycles: 200_000 });
     assert_ne!(avr.mcusr() & 0x08, 0, "WDRF");
-    assert!(
-        (27_200 + 128_000..27_400 + 128_000).contains(&avr.cycles()),
-        "{}",
-        avr.cycles()
-    );
+    assert!((27_200 + 128_000..27_400 + 128_000).contains(&avr.cycles()), "{}", avr.cycles());
 }

@@ -29,17 +29,8 @@ fn ctc_flag_and_oc0a_toggle_at_exact_cycles() {
     assert!(avr.cycles() < 808, "{}", avr.cycles());
     assert_eq!(avr.pending_interrupts() & (1 << TIMER0_COMPA), 0);
     avr.run(RunLimit::UntilCycle(2500));
-    assert_ne!(
-        avr.pending_interrupts() & (1 << TIMER0_COMPA),
-        0,
-        "I is clear: the request stays pending"
-    );
-    let toggles: Vec<(u64, u8)> = avr
-        .drain_pin_events()
-        .iter()
-        .filter(|e| e.port == 1)
-        .map(|e| (e.cycle, e.levels))
-        .collect();
+    assert_ne!(avr.pending_interrupts() & (1 << TIMER0_COMPA), 0, "I is clear: the request stays pending");
+    let toggles: Vec<(u64, u8)> = avr.drain_pin_events().iter().filter(|e| e.port == 1).map(|e| (e.cycle, e.levels)).collect();
     assert_eq!(toggles, vec![(808, 0x08), (1608, 0x00), (2408, 0x08)]);
     assert!(avr.warnings().is_empty(), "{:?}", avr.warnings());
 }
@@ -63,9 +54,7 @@ fn ctc_interrupt_handler_runs_once_per_period() {
     "
     );
     let mut avr = common::machine(&src);
-    let isr = (0..0x80)
-        .find(|&pc| avr.disassemble(pc).starts_with("inc"))
-        .expect("isr");
+    let isr = (0..0x80).find(|&pc| avr.disassemble(pc).starts_with("inc")).expect("isr");
     avr.add_breakpoint(isr);
     let mut entries = vec![];
     for _ in 0..3 {
@@ -80,9 +69,5 @@ fn ctc_interrupt_handler_runs_once_per_period() {
     assert_eq!(entries[1] - entries[0], 800);
     assert_eq!(entries[2] - entries[1], 800);
     assert_eq!(avr.reg(20), 2);
-    assert_eq!(
-        avr.read_data(0x35).unwrap() & 0x02,
-        0,
-        "interrupt entry cleared OCF0A"
-    );
+    assert_eq!(avr.read_data(0x35).unwrap() & 0x02, 0, "interrupt entry cleared OCF0A");
 }

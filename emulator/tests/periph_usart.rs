@@ -31,25 +31,16 @@ fn echo_program_returns_every_byte() {
     let mut avr = common::machine(ECHO);
     avr.run(RunLimit::UntilCycle(1000));
     let now = avr.cycles();
-    avr.peripheral_mut::<Usart>()
-        .unwrap()
-        .host_send(now, b"hello, world");
+    avr.peripheral_mut::<Usart>().unwrap().host_send(now, b"hello, world");
     assert_eq!(avr.peripheral::<Usart>().unwrap().host_pending_rx(), 12);
     // The first byte is received after one frame and echoed one frame later
     // (plus at most a bit time to reach the transmitter's bit clock edge).
     avr.run(RunLimit::UntilCycle(now + 2 * FRAME - 1));
-    assert!(avr
-        .peripheral_mut::<Usart>()
-        .unwrap()
-        .host_take()
-        .is_empty());
+    assert!(avr.peripheral_mut::<Usart>().unwrap().host_take().is_empty());
     avr.run(RunLimit::UntilCycle(now + 2 * FRAME + 208 + 20));
     assert_eq!(avr.peripheral_mut::<Usart>().unwrap().host_take(), b"h");
     avr.run(RunLimit::UntilCycle(now + 14 * FRAME));
-    assert_eq!(
-        avr.peripheral_mut::<Usart>().unwrap().host_take(),
-        b"ello, world"
-    );
+    assert_eq!(avr.peripheral_mut::<Usart>().unwrap().host_take(), b"ello, world");
     assert_eq!(avr.peripheral::<Usart>().unwrap().host_pending_rx(), 0);
     assert!(avr.warnings().is_empty(), "{:?}", avr.warnings());
 }
@@ -59,11 +50,5 @@ fn bytes_sent_before_the_receiver_is_enabled_are_dropped_with_a_warning() {
     let mut avr = common::machine("loop: rjmp loop");
     avr.peripheral_mut::<Usart>().unwrap().host_send(0, b"x");
     avr.run(RunLimit::UntilCycle(100));
-    assert!(
-        avr.warnings()
-            .iter()
-            .any(|w| w.source == "USART0" && w.message.contains("RXEN")),
-        "{:?}",
-        avr.warnings()
-    );
+    assert!(avr.warnings().iter().any(|w| w.source == "USART0" && w.message.contains("RXEN")), "{:?}", avr.warnings());
 }

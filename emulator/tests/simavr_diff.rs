@@ -93,14 +93,8 @@ fn ours(elf: &[u8]) -> (Vec<(u64, u8)>, u64) {
     avr.add_watchpoint(0x3E..=0x3E, WatchKind::Write);
     let mut writes = Vec::new();
     loop {
-        match avr.run(RunLimit::UntilSleep {
-            max_cycles: 50_000_000,
-        }) {
-            Stop::Watchpoint {
-                addr: 0x3E,
-                kind: Access::Write,
-                ..
-            } => {
+        match avr.run(RunLimit::UntilSleep { max_cycles: 50_000_000 }) {
+            Stop::Watchpoint { addr: 0x3E, kind: Access::Write, .. } => {
                 writes.push((avr.cycles(), avr.read_data(0x3E).unwrap()));
             }
             Stop::Sleeping { .. } => return (writes, avr.cycles()),
@@ -119,11 +113,7 @@ fn simavr(elf_path: &std::path::Path) -> Vec<(u64, u8)> {
         .current_dir(dir)
         .output()
         .expect("run simavr (run `cargo xtask setup`)");
-    assert!(
-        out.status.success(),
-        "simavr failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "simavr failed: {}", String::from_utf8_lossy(&out.stderr));
     let vcd = std::fs::read_to_string(dir.join("trace.vcd")).expect("simavr wrote no trace.vcd");
     parse_vcd(&vcd, 8_000_000)
 }
@@ -168,46 +158,22 @@ fn parse_vcd(vcd: &str, clock_hz: u64) -> Vec<(u64, u8)> {
 }
 
 fn compare(name: &str, source: &str) {
-    let (elf, path) = common::compile_c(
-        &format!("{PRELUDE}\n{source}"),
-        &[
-            "-I/usr/include/simavr",
-            "-Wl,--section-start=.mmcu=0x910000",
-        ],
-    );
+    let (elf, path) = common::compile_c(&format!("{PRELUDE}\n{source}"), &["-I/usr/include/simavr", "-Wl,--section-start=.mmcu=0x910000"]);
     let (mine, total) = ours(&elf);
     let theirs = simavr(&path);
     assert!(mine.len() > 4, "{name}: the program emitted too little");
     let values = |w: &[(u64, u8)]| w.iter().map(|&(_, v)| v).collect::<Vec<_>>();
-    assert_eq!(
-        values(&mine),
-        values(&theirs),
-        "{name}: results differ from simavr"
-    );
+    assert_eq!(values(&mine), values(&theirs), "{name}: results differ from simavr");
     let deltas = |w: &[(u64, u8)]| w.windows(2).map(|p| p[1].0 - p[0].0).collect::<Vec<_>>();
     let (dm, dt) = (deltas(&mine), deltas(&theirs));
     for (i, (a, b)) in dm.iter().zip(&dt).enumerate() {
-        assert_eq!(
-            a,
-            b,
-            "{name}: cycles between writes {i} and {} differ: ours {a}, simavr {b}",
-            i + 1
-        );
+        assert_eq!(a, b, "{name}: cycles between writes {i} and {} differ: ours {a}, simavr {b}", i + 1);
     }
     // The first write comes after the C startup code; compare it too (the
     // offset of the write within the OUT instruction may differ by one).
     let first = mine[0].0 as i64 - theirs[0].0 as i64;
-    assert!(
-        first.abs() <= 1,
-        "{name}: first write at cycle {} vs simavr {}",
-        mine[0].0,
-        theirs[0].0
-    );
-    eprintln!(
-        "{name}: {} writes, {} cycles, identical to simavr",
-        mine.len(),
-        total
-    );
+    assert!(first.abs() <= 1, "{name}: first write at cycle {} vs simavr {}", mine[0].0, theirs[0].0);
+    eprintln!("{name}: {} writes, {} cycles, identical to simavr", mine.len(), total);
 }
 
 #[test]

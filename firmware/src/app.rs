@@ -67,12 +67,7 @@ struct Outcome {
 
 impl App {
     pub const fn new() -> App {
-        App {
-            ui: Ui::new(),
-            engine: Engine::new(),
-            disp: Display::new(),
-            line: LineAssembler::new(),
-        }
+        App { ui: Ui::new(), engine: Engine::new(), disp: Display::new(), line: LineAssembler::new() }
     }
 
     /// Initialises an `App` in place, field by field, so no 1.7 KB
@@ -210,9 +205,7 @@ impl App {
                 let limits = game.limits();
                 let mut o = self.search(game, p, &limits, false);
                 loop {
-                    let out = self
-                        .ui
-                        .computer_moved(game, o.result.best, false, p.now_ms());
+                    let out = self.ui.computer_moved(game, o.result.best, false, p.now_ms());
                     self.out(game, p, out);
                     self.render(game, p);
                     if o.pending.is_some() {
@@ -220,11 +213,7 @@ impl App {
                         return;
                     }
                     let guess = o.result.ponder;
-                    if !game.guess
-                        || guess.is_none()
-                        || game.status().is_over()
-                        || !is_legal(game, guess)
-                    {
+                    if !game.guess || guess.is_none() || game.status().is_over() || !is_legal(game, guess) {
                         return;
                     }
                     // Guess: think on the user's time about the expected reply.
@@ -294,13 +283,7 @@ impl App {
 
     /// Runs the engine on the game's position.
     #[inline(never)]
-    fn search<P: Platform>(
-        &mut self,
-        game: &mut Game,
-        p: &mut P,
-        limits: &SearchLimits,
-        remote: bool,
-    ) -> Outcome {
+    fn search<P: Platform>(&mut self, game: &mut Game, p: &mut P, limits: &SearchLimits, remote: bool) -> Outcome {
         let now = p.now_ms();
         let mut host = Host {
             p,
@@ -314,11 +297,7 @@ impl App {
             last_show: now,
         };
         let result = self.engine.search(&mut game.pos, limits, &mut host);
-        Outcome {
-            result,
-            hit: host.hit,
-            pending: host.pending,
-        }
+        Outcome { result, hit: host.hit, pending: host.pending }
     }
 }
 

@@ -257,9 +257,7 @@ mod tests {
 
     /// Moves of a line in coordinates: "e2e4 e7e5".
     fn line(s: &str) -> Vec<Move> {
-        s.split_whitespace()
-            .map(|m| (sq(&m[0..2]), sq(&m[2..4])))
-            .collect()
+        s.split_whitespace().map(|m| (sq(&m[0..2]), sq(&m[2..4]))).collect()
     }
 
     /// The key of one move in coordinates, in book `b`.
@@ -313,11 +311,7 @@ mod tests {
         let blob = BOOK.as_slice();
         assert_eq!(blob[BLOB_LEN - 1], 0, "the pad byte");
         let used = 8 * CODES + 13 * n;
-        assert_eq!(
-            blob[used / 8] >> (used % 8),
-            0,
-            "padding bits after the last record"
-        );
+        assert_eq!(blob[used / 8] >> (used % 8), 0, "padding bits after the last record");
         // The top-level list, skipped subtree by subtree, ends exactly at the
         // end of the blob, and every node is visited by a full walk.
         let mut i = 0;
@@ -336,9 +330,7 @@ mod tests {
     #[test]
     fn reads_records_at_every_bit_offset() {
         // 24 records: every shift 0..=7 three times, with all-ones, all-zeros and mixed values.
-        let records: Vec<u16> = (0..24u16)
-            .map(|i| [0x1fff, 0, 0x1234 ^ (i * 0x111)][i as usize % 3] & 0x1fff)
-            .collect();
+        let records: Vec<u16> = (0..24u16).map(|i| [0x1fff, 0, 0x1234 ^ (i * 0x111)][i as usize % 3] & 0x1fff).collect();
         let mut codes = file_codes();
         codes[0] = 7;
         codes[63] = 5;
@@ -370,10 +362,7 @@ mod tests {
         let ruy = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6";
         let mut played = String::new();
         for m in ruy.split_whitespace() {
-            assert!(
-                has(&b, &candidates(&b, &played), m),
-                "{m} not in book after `{played}`"
-            );
+            assert!(has(&b, &candidates(&b, &played), m), "{m} not in book after `{played}`");
             played = format!("{played} {m}");
         }
         // Castling is stored as the king's move, and the line goes on.
@@ -397,21 +386,11 @@ mod tests {
         let b = book();
         assert_eq!(b.choose(line("a2a4 h7h5 h2h4 a7a5"), 0), None);
         assert_eq!(b.choose(line("e2e4 e7e5 e1e2"), 0), None);
-        assert_eq!(
-            b.choose(
-                line("e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6 e1g1 f7f6 d2d4 e5d4 f3d4 c6c5 a2a3"),
-                3
-            ),
-            None
-        );
+        assert_eq!(b.choose(line("e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6 e1g1 f7f6 d2d4 e5d4 f3d4 c6c5 a2a3"), 3), None);
         assert_eq!(b.choose([(64, 0)], 0), None);
         assert_eq!(b.choose([(12, 64)], 0), None);
         // A very long game is out of book too.
-        let long: Vec<Move> = line("g1f3 g8f6 f3g1 f6g8")
-            .into_iter()
-            .cycle()
-            .take(400)
-            .collect();
+        let long: Vec<Move> = line("g1f3 g8f6 f3g1 f6g8").into_iter().cycle().take(400).collect();
         assert_eq!(b.choose(long, 0), None);
     }
 
@@ -426,15 +405,10 @@ mod tests {
         }
         assert!(seen.len() > 1);
         for (k, w) in c {
-            assert_eq!(
-                seen[&k],
-                10 * u16::from(w),
-                "{k:#x} chosen in proportion to its weight"
-            );
+            assert_eq!(seen[&k], 10 * u16::from(w), "{k:#x} chosen in proportion to its weight");
         }
         // Deeper too: Black's replies to 1.e4 vary.
-        let replies: std::collections::HashSet<_> =
-            (0..64).filter_map(|r| b.choose(line("e2e4"), r)).collect();
+        let replies: std::collections::HashSet<_> = (0..64).filter_map(|r| b.choose(line("e2e4"), r)).collect();
         assert!(replies.len() >= 3, "{replies:?}");
     }
 
@@ -450,9 +424,7 @@ mod tests {
             let (from, to) = line(m)[0];
             u16::from(to) | u16::from(codes[usize::from(from)]) << 6
         };
-        let node = |m: &str, kids: bool, last: bool, w: u16| {
-            key_of(m) | u16::from(kids) << 9 | u16::from(last) << 10 | (w - 1) << 11
-        };
+        let node = |m: &str, kids: bool, last: bool, w: u16| key_of(m) | u16::from(kids) << 9 | u16::from(last) << 10 | (w - 1) << 11;
         let blob = pack(
             &codes,
             &[
@@ -472,14 +444,8 @@ mod tests {
         assert_eq!(b.skip(0), 5);
         assert_eq!(b.skip(1), 4);
         assert_eq!(b.skip(5), 7);
-        assert_eq!(
-            candidates(&b, ""),
-            vec![(key_of("e2e4"), 3), (key_of("d2d4"), 1)]
-        );
-        assert_eq!(
-            candidates(&b, "e2e4"),
-            vec![(key_of("e7e5"), 2), (key_of("c7c5"), 4)]
-        );
+        assert_eq!(candidates(&b, ""), vec![(key_of("e2e4"), 3), (key_of("d2d4"), 1)]);
+        assert_eq!(candidates(&b, "e2e4"), vec![(key_of("e7e5"), 2), (key_of("c7c5"), 4)]);
         assert_eq!(candidates(&b, "d2d4"), vec![(key_of("d7d5"), 2)]);
         assert_eq!(b.choose(line("e2e4 e7e5 g1f3"), 9), Some(key_of("b8c6")));
         // A move with another from square of the same file is another move.
@@ -490,9 +456,6 @@ mod tests {
         let picks: Vec<_> = (0..4).map(|r| b.choose(line(""), r).unwrap()).collect();
         assert_eq!(picks, ["e2e4", "e2e4", "e2e4", "d2d4"].map(key_of));
         let picks: Vec<_> = (0..6).map(|r| b.choose(line("e2e4"), r).unwrap()).collect();
-        assert_eq!(
-            picks,
-            ["e7e5", "e7e5", "c7c5", "c7c5", "c7c5", "c7c5"].map(key_of)
-        );
+        assert_eq!(picks, ["e7e5", "e7e5", "c7c5", "c7c5", "c7c5", "c7c5"].map(key_of));
     }
 }

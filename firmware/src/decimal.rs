@@ -52,18 +52,7 @@ mod tests {
 
     #[test]
     fn formats_and_parses() {
-        for n in [
-            0,
-            7,
-            10,
-            99,
-            100,
-            65_535,
-            65_536,
-            123_456,
-            1_000_000_000,
-            u32::MAX,
-        ] {
+        for n in [0, 7, 10, 99, 100, 65_535, 65_536, 123_456, 1_000_000_000, u32::MAX] {
             assert_eq!(text(n), n.to_string());
         }
         assert_eq!(parse_u32(b"0"), Some(0));

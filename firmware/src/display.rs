@@ -47,11 +47,7 @@ impl Display {
     /// A blank screen (all spaces), entirely dirty so the first flush
     /// overwrites whatever the LCD shows.
     pub const fn new() -> Self {
-        Display {
-            cells: [b' '; CELLS],
-            dirty: u32::MAX,
-            cursor: 0,
-        }
+        Display { cells: [b' '; CELLS], dirty: u32::MAX, cursor: 0 }
     }
 
     /// Marks every cell dirty, e.g. after the LCD was re-initialised.
@@ -83,11 +79,7 @@ impl Display {
     /// Moves the write position. An off-screen position makes writes no-ops.
     #[inline(never)]
     pub fn set_cursor(&mut self, row: u8, col: u8) {
-        self.cursor = if row < ROWS && col < COLS {
-            row * COLS + col
-        } else {
-            CELLS as u8
-        };
+        self.cursor = if row < ROWS && col < COLS { row * COLS + col } else { CELLS as u8 };
     }
 
     /// Current write position `(row, col)`, or `None` past the end of a row.
@@ -220,11 +212,7 @@ impl Display {
             self.dirty &= !(1 << i);
             written += 1;
             // The HD44780 does not wrap from column 15 of row 0 into row 1.
-            next = if (i + 1).is_multiple_of(COLS) {
-                u8::MAX
-            } else {
-                i + 1
-            };
+            next = if (i + 1).is_multiple_of(COLS) { u8::MAX } else { i + 1 };
         }
         written
     }
@@ -301,14 +289,7 @@ mod tests {
         assert_eq!(d.flush(&mut lcd), 4);
         assert_eq!(
             lcd.ops,
-            vec![
-                (Some((0, 15)), 0),
-                (None, b'!'),
-                (Some((1, 4)), 0),
-                (None, b'K'),
-                (None, b'e'),
-                (None, b'y')
-            ]
+            vec![(Some((0, 15)), 0), (None, b'!'), (Some((1, 4)), 0), (None, b'K'), (None, b'e'), (None, b'y')]
         );
         assert_eq!(&lcd.screen[1][4..7], b"Key");
         // Rewriting the same text is free.
@@ -344,15 +325,7 @@ mod tests {
         d.put_char_at(0, 15, b'a');
         d.put_char_at(1, 0, b'b');
         d.flush(&mut lcd);
-        assert_eq!(
-            lcd.ops,
-            vec![
-                (Some((0, 15)), 0),
-                (None, b'a'),
-                (Some((1, 0)), 0),
-                (None, b'b')
-            ]
-        );
+        assert_eq!(lcd.ops, vec![(Some((0, 15)), 0), (None, b'a'), (Some((1, 0)), 0), (None, b'b')]);
     }
 
     #[test]

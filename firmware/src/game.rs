@@ -81,11 +81,7 @@ pub struct TimeControl {
 
 impl TimeControl {
     /// 40 moves in 10 minutes, no increment.
-    pub const DEFAULT: TimeControl = TimeControl {
-        moves: 40,
-        minutes: 10,
-        increment: 0,
-    };
+    pub const DEFAULT: TimeControl = TimeControl { moves: 40, minutes: 10, increment: 0 };
 
     #[inline(never)]
     pub fn period_ms(&self) -> u32 {
@@ -217,11 +213,7 @@ impl Game {
         self.undo_moves[i] = m;
         // SAFETY: writes one element of the array in place.
         unsafe { (self.undos.as_mut_ptr() as *mut Undo).add(i).write(undo) };
-        self.undo_head = if i + 1 == TAKEBACK_PLIES {
-            0
-        } else {
-            i as u8 + 1
-        };
+        self.undo_head = if i + 1 == TAKEBACK_PLIES { 0 } else { i as u8 + 1 };
         if (self.undo_len as usize) < TAKEBACK_PLIES {
             self.undo_len += 1;
         }
@@ -246,9 +238,7 @@ impl Game {
         }
         let side = side.index();
         let c = &mut self.clock_ms[side];
-        *c = c
-            .saturating_sub(elapsed_ms)
-            .saturating_add(self.tc.increment as u32 * 1000);
+        *c = c.saturating_sub(elapsed_ms).saturating_add(self.tc.increment as u32 * 1000);
         if self.tc.moves > 0 && self.made[side].is_multiple_of(self.tc.moves as u16) {
             *c = c.saturating_add(self.tc.period_ms());
         }
@@ -408,26 +398,18 @@ impl Game {
         if n > LINE_PLIES || p.len() <= fen_at || p[1] >= LEVELS || p[0] & 3 == 3 {
             return Err(LoadError::BadContents);
         }
-        let tc = TimeControl {
-            moves: p[2],
-            minutes: p[3],
-            increment: p[4],
-        };
+        let tc = TimeControl { moves: p[2], minutes: p[3], increment: p[4] };
         if !tc_valid(&tc) {
             return Err(LoadError::BadContents);
         }
-        self.set_fen(&p[fen_at..])
-            .map_err(|_| LoadError::BadContents)?;
+        self.set_fen(&p[fen_at..]).map_err(|_| LoadError::BadContents)?;
         self.computer = Opponent::from_u8(p[0] & 3);
         self.guess = p[0] & 4 != 0;
         self.in_line = p[0] & 8 != 0;
         self.level = p[1];
         self.tc = tc;
         self.clock_ms = [le32(&p[5..9]), le32(&p[9..13])];
-        self.made = [
-            u16::from_le_bytes([p[13], p[14]]),
-            u16::from_le_bytes([p[15], p[16]]),
-        ];
+        self.made = [u16::from_le_bytes([p[13], p[14]]), u16::from_le_bytes([p[15], p[16]])];
         for i in 0..n {
             self.line[i] = Move(u16::from_le_bytes([p[18 + 2 * i], p[19 + 2 * i]]));
         }
@@ -515,12 +497,7 @@ mod tests {
     fn mv_str(_g: &Game, s: &str) -> Move {
         // b5a4 from the position before it: a plain bishop move.
         let b = s.as_bytes();
-        Move::new(
-            parse_square(b[0], b[1]).unwrap(),
-            parse_square(b[2], b[3]).unwrap(),
-            crate::chess::MoveKind::Normal,
-            false,
-        )
+        Move::new(parse_square(b[0], b[1]).unwrap(), parse_square(b[2], b[3]).unwrap(), crate::chess::MoveKind::Normal, false)
     }
 
     #[test]
@@ -541,9 +518,7 @@ mod tests {
         let mut g = Game::default();
         g.play(mv(&g, "e2e4"));
         let h = g.pos.hash();
-        assert!(g
-            .set_fen(b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1")
-            .is_err());
+        assert!(g.set_fen(b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1").is_err());
         assert_eq!(g.pos.hash(), h);
         assert_eq!(g.takebacks(), 1);
     }
@@ -575,15 +550,7 @@ mod tests {
 
     #[test]
     fn tournament_clock() {
-        let mut g = Game {
-            level: LEVEL_TOURNAMENT,
-            tc: TimeControl {
-                moves: 2,
-                minutes: 1,
-                increment: 2,
-            },
-            ..Game::zeroed()
-        };
+        let mut g = Game { level: LEVEL_TOURNAMENT, tc: TimeControl { moves: 2, minutes: 1, increment: 2 }, ..Game::zeroed() };
         g.new_game();
         g.reset_clocks();
         assert_eq!(g.limits().movestogo, 2);
@@ -603,11 +570,7 @@ mod tests {
     #[test]
     fn start_fen_detection() {
         assert!(is_start_fen(START_FEN.as_bytes()));
-        assert!(is_start_fen(
-            b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
-        ));
-        assert!(!is_start_fen(
-            b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"
-        ));
+        assert!(is_start_fen(b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"));
+        assert!(!is_start_fen(b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"));
     }
 }

@@ -67,11 +67,7 @@ mod tests {
     fn glyphs_are_5x8_with_blank_cursor_line() {
         for g in 0..COUNT as u8 {
             for r in 0..8 {
-                assert_eq!(
-                    row(g, r) & !0x1F,
-                    0,
-                    "glyph {g} row {r} uses more than 5 columns"
-                );
+                assert_eq!(row(g, r) & !0x1F, 0, "glyph {g} row {r} uses more than 5 columns");
             }
             assert_eq!(row(g, 7), 0, "glyph {g}: the cursor line must stay blank");
             assert!((0..7).any(|r| row(g, r) != 0), "glyph {g} is empty");

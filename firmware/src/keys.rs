@@ -53,20 +53,10 @@ pub struct KeyTiming {
 }
 
 /// 50 ms debounce, repeat after 400 ms at 10 per second, long press 1 s.
-pub const DEFAULT_TIMING: KeyTiming = KeyTiming {
-    debounce: 2,
-    repeat_delay: 16,
-    repeat_period: 4,
-    long_press: 40,
-};
+pub const DEFAULT_TIMING: KeyTiming = KeyTiming { debounce: 2, repeat_delay: 16, repeat_period: 4, long_press: 40 };
 
 /// UP and DOWN repeat; MENU and ENTER have a long press.
-pub const DEFAULT_MODES: [KeyMode; 4] = [
-    KeyMode::LongPress,
-    KeyMode::Repeat,
-    KeyMode::Repeat,
-    KeyMode::LongPress,
-];
+pub const DEFAULT_MODES: [KeyMode; 4] = [KeyMode::LongPress, KeyMode::Repeat, KeyMode::Repeat, KeyMode::LongPress];
 
 /// Capacity of the event queue.
 pub const QUEUE: usize = 8;
@@ -118,10 +108,7 @@ impl Keys {
             stable: 0,
             change: [0; KEYS],
             timer: [0; KEYS],
-            events: Ring::new(KeyEvent {
-                key: Button::Menu,
-                kind: KeyKind::Press,
-            }),
+            events: Ring::new(KeyEvent { key: Button::Menu, kind: KeyKind::Press }),
             lost: 0,
         }
     }
@@ -314,9 +301,7 @@ mod tests {
         }
         assert_eq!(times, want);
         assert_eq!(out[0].1, ev(Button::Up, KeyKind::Press));
-        assert!(out[1..]
-            .iter()
-            .all(|(_, e)| *e == ev(Button::Up, KeyKind::Repeat)));
+        assert!(out[1..].iter().all(|(_, e)| *e == ev(Button::Up, KeyKind::Repeat)));
         // 400 ms and 100 ms at 25 ms per tick.
         assert_eq!(DEFAULT_TIMING.repeat_delay as u32 * 25, 400);
         assert_eq!(DEFAULT_TIMING.repeat_period as u32 * 25, 100);
@@ -355,23 +340,12 @@ mod tests {
         run(&mut k, &mut t, U | E, 4, &mut out); // ENTER down at ticks 2..5
         run(&mut k, &mut t, U, 2, &mut out); // ENTER released at tick 7
         run(&mut k, &mut t, 0, 2, &mut out);
-        assert_eq!(
-            out,
-            vec![
-                (1, ev(Button::Up, KeyKind::Press)),
-                (7, ev(Button::Enter, KeyKind::Press))
-            ]
-        );
+        assert_eq!(out, vec![(1, ev(Button::Up, KeyKind::Press)), (7, ev(Button::Enter, KeyKind::Press))]);
     }
 
     #[test]
     fn plain_mode_and_custom_timing() {
-        let timing = KeyTiming {
-            debounce: 1,
-            repeat_delay: 2,
-            repeat_period: 1,
-            long_press: 3,
-        };
+        let timing = KeyTiming { debounce: 1, repeat_delay: 2, repeat_period: 1, long_press: 3 };
         let mut k = Keys::with_config(timing, [KeyMode::Plain; 4]);
         k.set_mode(Button::Down, KeyMode::Repeat);
         let mut t = 0;
@@ -391,12 +365,7 @@ mod tests {
 
     #[test]
     fn full_queue_drops_and_counts() {
-        let timing = KeyTiming {
-            debounce: 1,
-            repeat_delay: 1,
-            repeat_period: 1,
-            long_press: 1,
-        };
+        let timing = KeyTiming { debounce: 1, repeat_delay: 1, repeat_period: 1, long_press: 1 };
         let mut k = Keys::with_config(timing, [KeyMode::Repeat; 4]);
         for _ in 0..20 {
             k.tick(U);

@@ -46,12 +46,7 @@ const DEL: u8 = 0x7F;
 
 impl LineAssembler {
     pub const fn new() -> Self {
-        LineAssembler {
-            buf: [0; MAX_LINE],
-            len: 0,
-            error: None,
-            after_cr: false,
-        }
+        LineAssembler { buf: [0; MAX_LINE], len: 0, error: None, after_cr: false }
     }
 
     /// Feeds one byte. Returns `Some` when it completed a line: the text
@@ -139,11 +134,7 @@ pub struct RxQueue<const N: usize> {
 
 impl<const N: usize> RxQueue<N> {
     pub const fn new() -> Self {
-        RxQueue {
-            ring: Ring::new(0),
-            gap: false,
-            errors: 0,
-        }
+        RxQueue { ring: Ring::new(0), gap: false, errors: 0 }
     }
 
     /// One received byte (interrupt side). `damaged`: framing or parity
@@ -224,10 +215,7 @@ mod tests {
         assert_eq!(feed(&mut a, b"e7e5\n"), vec![line("e7e5")]);
         assert_eq!(feed(&mut a, b"g1f3\r"), vec![line("g1f3")]);
         assert_eq!(feed(&mut a, b"b8c6\n\r"), vec![line("b8c6")]);
-        assert_eq!(
-            feed(&mut a, b"a\r\n\r\nb\r\r\n\n"),
-            vec![line("a"), line("b")]
-        );
+        assert_eq!(feed(&mut a, b"a\r\n\r\nb\r\r\n\n"), vec![line("a"), line("b")]);
         assert_eq!(feed(&mut a, b"no end yet"), vec![]);
         assert_eq!(a.pending(), 10);
         assert_eq!(feed(&mut a, b"\n"), vec![line("no end yet")]);
@@ -252,32 +240,19 @@ mod tests {
     #[test]
     fn garbage_is_reported_once_and_the_next_line_survives() {
         let mut a = LineAssembler::new();
-        assert_eq!(
-            feed(&mut a, b"go\x00od\r\nnext\r\n"),
-            vec![Out::Err(LineError::Garbage), line("next")]
-        );
-        assert_eq!(
-            feed(&mut a, b"\x1b[A\n"),
-            vec![Out::Err(LineError::Garbage)]
-        );
+        assert_eq!(feed(&mut a, b"go\x00od\r\nnext\r\n"), vec![Out::Err(LineError::Garbage), line("next")]);
+        assert_eq!(feed(&mut a, b"\x1b[A\n"), vec![Out::Err(LineError::Garbage)]);
         assert_eq!(
             feed(&mut a, &[0xC3, 0xA9, b'\n', b'o', b'k', b'\n']),
             vec![Out::Err(LineError::Garbage), line("ok")]
         );
         // Garbage alone on a line is still reported.
-        assert_eq!(
-            feed(&mut a, b"\x07\r\n"),
-            vec![Out::Err(LineError::Garbage)]
-        );
+        assert_eq!(feed(&mut a, b"\x07\r\n"), vec![Out::Err(LineError::Garbage)]);
         for b in (0u8..0x20).chain(0x80..=0xFF) {
             if [CR, LF, TAB, BS].contains(&b) {
                 continue;
             }
-            assert_eq!(
-                feed(&mut a, &[b'a', b, b'\n']),
-                vec![Out::Err(LineError::Garbage)],
-                "byte {b:#x}"
-            );
+            assert_eq!(feed(&mut a, &[b'a', b, b'\n']), vec![Out::Err(LineError::Garbage)], "byte {b:#x}");
         }
     }
 
@@ -291,10 +266,7 @@ mod tests {
 
         let mut long = "y".repeat(MAX_LINE + 1).into_bytes();
         long.extend_from_slice(b"\r\nafter\r\n");
-        assert_eq!(
-            feed(&mut a, &long),
-            vec![Out::Err(LineError::TooLong), line("after")]
-        );
+        assert_eq!(feed(&mut a, &long), vec![Out::Err(LineError::TooLong), line("after")]);
 
         let mut huge = vec![b'z'; 1000];
         huge.push(b'\n');
@@ -350,18 +322,12 @@ mod tests {
             let damaged = b == b'w';
             q.receive(b, damaged, false);
         }
-        assert_eq!(
-            drain(&mut q, &mut a),
-            vec![line("one"), Out::Err(LineError::Garbage), line("three")]
-        );
+        assert_eq!(drain(&mut q, &mut a), vec![line("one"), Out::Err(LineError::Garbage), line("three")]);
         // An overrun before 'u' (some bytes of "four" were lost).
         for (i, &b) in b"fur\nfive\n".iter().enumerate() {
             q.receive(b, false, i == 1);
         }
-        assert_eq!(
-            drain(&mut q, &mut a),
-            vec![Out::Err(LineError::Garbage), line("five")]
-        );
+        assert_eq!(drain(&mut q, &mut a), vec![Out::Err(LineError::Garbage), line("five")]);
         assert_eq!(q.take_errors(), 2);
         assert_eq!(q.take_errors(), 0);
     }
@@ -392,10 +358,7 @@ mod tests {
             }
         }
         assert_eq!(&bytes[..9], b"abcdefgh\0");
-        assert_eq!(
-            feed(&mut a, &bytes),
-            vec![Out::Err(LineError::Garbage), line("next")]
-        );
+        assert_eq!(feed(&mut a, &bytes), vec![Out::Err(LineError::Garbage), line("next")]);
         assert_eq!(q.take_errors(), 0);
     }
 

@@ -265,9 +265,7 @@ fn main() -> ! {
 #[optimize(size)]
 fn boot() -> Board {
     // `take` only fails if called twice; there is nothing sensible to do then.
-    let Some(dp) = pac::Peripherals::take() else {
-        hw::halt()
-    };
+    let Some(dp) = pac::Peripherals::take() else { hw::halt() };
     hw::pins::init(&dp);
     buzzer::init(&dp);
     // The LCD's power-on wait and init (~60 ms) run before anything else.
@@ -284,11 +282,7 @@ fn boot() -> Board {
         App::init_in_place(p);
         &mut *p
     };
-    let mut board = Board {
-        lcd,
-        cursor: None,
-        seed: 0xACE1,
-    };
+    let mut board = Board { lcd, cursor: None, seed: 0xACE1 };
 
     app.disp.put_flash_centred(0, flash_str!(b"Chess Prodigy"));
     app.disp.put_flash_centred(1, flash_str!(b"v2.0  Rust"));

@@ -12,14 +12,14 @@ use crate::app::Platform;
 use crate::chess::piece::{BISHOP, KNIGHT, QUEEN, ROOK};
 use crate::chess::square::parse_square;
 use crate::chess::{GameStatus, Move, Undo, FEN_MAX_LEN};
-use crate::decimal::parse_u32;
 use crate::engine::{Score, SearchInfo, SearchLimits, SearchResult};
+use crate::decimal::parse_u32;
 use crate::flash_str;
 use crate::game::{Game, Opponent};
 use crate::line::LineError;
 use crate::progmem::{read_flash, Table};
-use crate::ui::Ui;
 use core::mem::MaybeUninit;
+use crate::ui::Ui;
 
 /// Largest `perft` depth accepted.
 pub const MAX_PERFT: u8 = 6;
@@ -194,12 +194,7 @@ pub fn busy_command(line: &[u8]) -> Busy {
 /// Executes a line while idle.
 #[inline(never)]
 #[cfg_attr(target_arch = "avr", optimize(size))]
-pub fn execute<P: Platform>(
-    line: &[u8],
-    game: &mut Game,
-    ui: &mut Ui,
-    p: &mut P,
-) -> Option<Deferred> {
+pub fn execute<P: Platform>(line: &[u8], game: &mut Game, ui: &mut Ui, p: &mut P) -> Option<Deferred> {
     let (cmd, rest) = word(line);
     let mut t = Tx(p);
     let bare = rest.is_empty();
@@ -240,14 +235,8 @@ pub fn execute<P: Platform>(
             }
             _ => t.line(flash_str!(b"error bad depth")),
         },
-        K_BENCH => match if bare {
-            Some(BENCH_DEPTH as u32)
-        } else {
-            parse_u32(rest)
-        } {
-            Some(d) if (1..=MAX_BENCH_DEPTH as u32).contains(&d) => {
-                return Some(Deferred::Bench(d as u8))
-            }
+        K_BENCH => match if bare { Some(BENCH_DEPTH as u32) } else { parse_u32(rest) } {
+            Some(d) if (1..=MAX_BENCH_DEPTH as u32).contains(&d) => return Some(Deferred::Bench(d as u8)),
             _ => t.line(flash_str!(b"error bad depth")),
         },
         K_FEN_Q if bare => {

@@ -16,21 +16,14 @@ pub struct Ring<T: Copy, const N: usize> {
 
 impl<T: Copy, const N: usize> Ring<T, N> {
     const MASK: u8 = {
-        assert!(
-            N.is_power_of_two() && N <= 128,
-            "ring capacity must be a power of two <= 128"
-        );
+        assert!(N.is_power_of_two() && N <= 128, "ring capacity must be a power of two <= 128");
         (N - 1) as u8
     };
 
     /// An empty ring; `fill` only initialises the unused slots.
     pub const fn new(fill: T) -> Self {
         let _ = Self::MASK;
-        Ring {
-            buf: [fill; N],
-            head: 0,
-            tail: 0,
-        }
+        Ring { buf: [fill; N], head: 0, tail: 0 }
     }
 
     pub const fn capacity(&self) -> usize {

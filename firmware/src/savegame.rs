@@ -56,11 +56,7 @@ impl Crc16 {
     pub fn update(&mut self, byte: u8) {
         let mut crc = self.0 ^ ((byte as u16) << 8);
         for _ in 0..8 {
-            crc = if crc & 0x8000 != 0 {
-                (crc << 1) ^ 0x1021
-            } else {
-                crc << 1
-            };
+            crc = if crc & 0x8000 != 0 { (crc << 1) ^ 0x1021 } else { crc << 1 };
         }
         self.0 = crc;
     }
@@ -125,11 +121,7 @@ pub fn record_crc(h: &[u8; HEADER_LEN], payload: &[u8]) -> u16 {
 }
 
 /// Checks the stored CRC bytes (high byte first) against header + payload.
-pub fn verify(
-    h: &[u8; HEADER_LEN],
-    payload: &[u8],
-    stored: [u8; CRC_LEN],
-) -> Result<(), SaveError> {
+pub fn verify(h: &[u8; HEADER_LEN], payload: &[u8], stored: [u8; CRC_LEN]) -> Result<(), SaveError> {
     if record_crc(h, payload) == u16::from_be_bytes(stored) {
         Ok(())
     } else {
@@ -155,11 +147,7 @@ pub fn encode(payload: &[u8], out: &mut [u8]) -> Result<usize, SaveError> {
 pub fn decode(record: &[u8]) -> Result<&[u8], SaveError> {
     let Some(h) = record.first_chunk::<HEADER_LEN>() else {
         // Too short for a header: blank if what is there is erased.
-        return Err(if record.iter().all(|&b| b == 0xFF) {
-            SaveError::Blank
-        } else {
-            SaveError::BadLength
-        });
+        return Err(if record.iter().all(|&b| b == 0xFF) { SaveError::Blank } else { SaveError::BadLength });
     };
     let len = parse_header(h, MAX_PAYLOAD)?;
     if record.len() < record_len(len) {
@@ -258,10 +246,7 @@ mod tests {
         r[10] = r[10].wrapping_add(1);
         assert_eq!(decode(&r), Err(SaveError::BadChecksum));
         // A caller with less room than the payload is told BadLength.
-        assert_eq!(
-            parse_header(good[..4].try_into().unwrap(), 39),
-            Err(SaveError::BadLength)
-        );
+        assert_eq!(parse_header(good[..4].try_into().unwrap(), 39), Err(SaveError::BadLength));
         assert_eq!(parse_header(good[..4].try_into().unwrap(), 40), Ok(40));
     }
 

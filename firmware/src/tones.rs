@@ -24,13 +24,7 @@ pub enum Sound {
 }
 
 impl Sound {
-    pub const ALL: [Sound; 5] = [
-        Sound::KeyClick,
-        Sound::MoveMade,
-        Sound::Check,
-        Sound::GameEnd,
-        Sound::Error,
-    ];
+    pub const ALL: [Sound; 5] = [Sound::KeyClick, Sound::MoveMade, Sound::Check, Sound::GameEnd, Sound::Error];
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,11 +46,7 @@ pub const fn ms(ms: u32) -> u8 {
 }
 
 const fn n(hz: u16, ms_: u32) -> Note {
-    Note {
-        hz,
-        ticks: ms(ms_),
-        ocr: ocr_for(hz),
-    }
+    Note { hz, ticks: ms(ms_), ocr: ocr_for(hz) }
 }
 
 /// Rest.
@@ -115,11 +105,7 @@ pub struct Player {
 
 impl Player {
     pub const fn new() -> Self {
-        Player {
-            pos: 0,
-            more: 0,
-            left: 0,
-        }
+        Player { pos: 0, more: 0, left: 0 }
     }
 
     pub fn is_playing(&self) -> bool {
@@ -203,18 +189,11 @@ mod tests {
         for s in Sound::ALL {
             let ns: Vec<Note> = notes(s).collect();
             assert!(!ns.is_empty(), "{s:?} has no notes");
-            assert!(
-                ns[0].hz != REST && ns.last().unwrap().hz != REST,
-                "{s:?} starts or ends with a rest"
-            );
+            assert!(ns[0].hz != REST && ns.last().unwrap().hz != REST, "{s:?} starts or ends with a rest");
             for n in &ns {
                 assert!(n.ticks >= 1);
                 assert_eq!(n.ocr, ocr_for(n.hz));
-                assert!(
-                    n.hz == REST || (100..=5000).contains(&n.hz),
-                    "{s:?}: {} Hz",
-                    n.hz
-                );
+                assert!(n.hz == REST || (100..=5000).contains(&n.hz), "{s:?}: {} Hz", n.hz);
             }
             let ms = duration_ticks(s) as u32 * FAST_TASK_MS;
             assert!(ms <= 1000, "{s:?} lasts {ms} ms");
@@ -268,10 +247,7 @@ mod tests {
         let mut p = Player::new();
         p.start(Sound::GameEnd);
         p.tick();
-        assert!(matches!(
-            p.start(Sound::KeyClick),
-            Action::Play(Note { hz: 3000, .. })
-        ));
+        assert!(matches!(p.start(Sound::KeyClick), Action::Play(Note { hz: 3000, .. })));
         assert_eq!(p.tick(), Action::Keep);
         assert_eq!(p.tick(), Action::Stop);
         p.start(Sound::Error);
@@ -286,10 +262,7 @@ mod tests {
         assert_eq!(hz_of(ocr_for(1000)), 1000);
         for hz in [220u16, 523, 659, 784, 1047, 1568, 3000] {
             let real = hz_of(ocr_for(hz)) as i64;
-            assert!(
-                (real - hz as i64).abs() * 1000 <= hz as i64,
-                "{hz} Hz -> {real} Hz"
-            );
+            assert!((real - hz as i64).abs() * 1000 <= hz as i64, "{hz} Hz -> {real} Hz");
         }
         assert_eq!(ocr_for(0), ocr_for(MIN_HZ));
         assert!(hz_of(0xFFFF) < MIN_HZ as u32 + 1 && hz_of(ocr_for(MIN_HZ)) >= 61);

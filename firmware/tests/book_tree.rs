@@ -31,9 +31,7 @@ fn walk() -> (Vec<Node>, usize) {
     let mut stack = vec![(Position::start(), Vec::<Move>::new())];
     while let Some((pos, line)) = stack.pop() {
         let history: Vec<BookMove> = line.iter().map(|&m| squares(m)).collect();
-        let Some(list) = b.position(history.iter().copied()) else {
-            continue;
-        };
+        let Some(list) = b.position(history.iter().copied()) else { continue };
         let mut keys = Vec::new();
         b.for_each_candidate(list, |k, w| keys.push((k, w)));
         let legal = legal_moves(&pos);
@@ -41,11 +39,7 @@ fn walk() -> (Vec<Node>, usize) {
         let mut candidates = Vec::new();
         for (k, w) in keys {
             records += 1;
-            let matching: Vec<Move> = legal
-                .iter()
-                .copied()
-                .filter(|&m| b.key(squares(m)) == k)
-                .collect();
+            let matching: Vec<Move> = legal.iter().copied().filter(|&m| b.key(squares(m)) == k).collect();
             assert_eq!(
                 matching.len(),
                 1,
@@ -79,10 +73,7 @@ fn every_record_is_exactly_one_legal_move() {
 #[test]
 fn book_move_plays_the_book_along_every_line() {
     let (nodes, _) = walk();
-    let lines: std::collections::HashSet<Vec<u16>> = nodes
-        .iter()
-        .map(|n| n.line.iter().map(|m| m.0).collect())
-        .collect();
+    let lines: std::collections::HashSet<Vec<u16>> = nodes.iter().map(|n| n.line.iter().map(|m| m.0).collect()).collect();
     let mut checked = 0;
     for node in &nodes {
         let mut g = Game::default();
@@ -109,11 +100,7 @@ fn book_move_plays_the_book_along_every_line() {
                 got.map(coord),
                 Some(coord(want)),
                 "after `{}`, random {}",
-                node.line
-                    .iter()
-                    .map(|&m| coord(m))
-                    .collect::<Vec<_>>()
-                    .join(" "),
+                node.line.iter().map(|&m| coord(m)).collect::<Vec<_>>().join(" "),
                 r + 7 * total
             );
             checked += 1;
@@ -127,17 +114,7 @@ fn book_move_plays_the_book_along_every_line() {
                 h.play(x);
             }
             let key: Vec<u16> = node.line.iter().chain([&m]).map(|x| x.0).collect();
-            assert_eq!(
-                h.book_move(0).is_some(),
-                lines.contains(&key),
-                "after `{}` {}",
-                node.line
-                    .iter()
-                    .map(|&m| coord(m))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                coord(m)
-            );
+            assert_eq!(h.book_move(0).is_some(), lines.contains(&key), "after `{}` {}", node.line.iter().map(|&m| coord(m)).collect::<Vec<_>>().join(" "), coord(m));
         }
     }
     assert!(checked >= nodes.len());

@@ -484,12 +484,7 @@ fn captures_mode_and_pseudo_legality() {
             for to in 0..64u16 {
                 for flags in 0..16u16 {
                     let m = Move(from | to << 6 | flags << 12);
-                    assert_eq!(
-                        p.is_pseudo_legal(m),
-                        all.contains(&m),
-                        "{fen}: {:#06x}",
-                        m.0
-                    );
+                    assert_eq!(p.is_pseudo_legal(m), all.contains(&m), "{fen}: {:#06x}", m.0);
                 }
             }
         }
@@ -625,12 +620,7 @@ fn man_attacks(p: &Position, from: u8, sq: u8) -> bool {
 fn assert_attacks_match(p: &Position, context: &str) {
     for sq in (0..128u8).filter(|s| s & 0x88 == 0) {
         for by in [Color::White, Color::Black] {
-            assert_eq!(
-                p.is_square_attacked(sq, by),
-                attacked_naive(p, sq, by),
-                "square {sq:#04x} by {by:?} in {} ({context})",
-                fen_of(p)
-            );
+            assert_eq!(p.is_square_attacked(sq, by), attacked_naive(p, sq, by), "square {sq:#04x} by {by:?} in {} ({context})", fen_of(p));
         }
     }
 }
@@ -659,11 +649,7 @@ fn attacks_match_a_naive_scan_through_promotions_and_takebacks() {
                 break;
             }
             // Favour promotions and captures so promoted men get taken too.
-            let m = moves
-                .iter()
-                .copied()
-                .find(|m| m.is_promotion() && rng.below(2) == 0)
-                .unwrap_or(moves[rng.below(moves.len())]);
+            let m = moves.iter().copied().find(|m| m.is_promotion() && rng.below(2) == 0).unwrap_or(moves[rng.below(moves.len())]);
             promotions += m.is_promotion() as u32;
             let u = p.make_move(m);
             assert!(p.is_consistent(), "after {}", coord(m));
@@ -704,35 +690,16 @@ fn pins_and_checks_match_a_naive_scan() {
                 let mut q = p.clone();
                 q.make_move(m);
                 let illegal = attacked_naive(&q, q.king_square(us), us.other());
-                assert_eq!(
-                    p.is_legal(m),
-                    !illegal,
-                    "legality of {} in {}",
-                    coord(m),
-                    fen_of(&p)
-                );
+                assert_eq!(p.is_legal(m), !illegal, "legality of {} in {}", coord(m), fen_of(&p));
                 pinned += (illegal && m.from() != p.king_square(us)) as u32;
                 if illegal {
                     continue;
                 }
                 let check = attacked_naive(&q, q.king_square(us.other()), us);
-                assert_eq!(
-                    q.in_check_after(m),
-                    check,
-                    "in check after {} in {}",
-                    coord(m),
-                    fen_of(&p)
-                );
+                assert_eq!(q.in_check_after(m), check, "in check after {} in {}", coord(m), fen_of(&p));
                 if !m.is_capture() && matches!(m.kind(), MoveKind::Normal | MoveKind::DoublePush) {
-                    assert_eq!(
-                        p.gives_check(m),
-                        check,
-                        "gives check {} in {}",
-                        coord(m),
-                        fen_of(&p)
-                    );
-                    discovered +=
-                        (check && !man_attacks(&q, m.to(), q.king_square(us.other()))) as u32;
+                    assert_eq!(p.gives_check(m), check, "gives check {} in {}", coord(m), fen_of(&p));
+                    discovered += (check && !man_attacks(&q, m.to(), q.king_square(us.other()))) as u32;
                 }
             }
             let moves = legal_moves(&p);
@@ -742,8 +709,5 @@ fn pins_and_checks_match_a_naive_scan() {
             p.make_move(moves[rng.below(moves.len())]);
         }
     }
-    assert!(
-        discovered > 20 && pinned > 20,
-        "only {discovered} discovered checks, {pinned} pinned moves"
-    );
+    assert!(discovered > 20 && pinned > 20, "only {discovered} discovered checks, {pinned} pinned moves");
 }

@@ -35,10 +35,7 @@ fn env_flag(name: &str) -> bool {
 #[test]
 #[ignore]
 fn bench() {
-    let depth: u8 = std::env::var("BENCH_DEPTH")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(7);
+    let depth: u8 = std::env::var("BENCH_DEPTH").ok().and_then(|v| v.parse().ok()).unwrap_or(7);
     let mut total = 0u64;
     let t0 = Instant::now();
     for e in bench_positions() {
@@ -49,18 +46,9 @@ fn bench() {
         eng.pruning = env_flag("BENCH_PRUNE");
         let mut h = RealHost::new();
         let r = eng.search(&mut p, &SearchLimits::depth(depth), &mut h);
-        println!(
-            "{:>9} {:>6} {:?} {}",
-            r.nodes,
-            coord(r.best),
-            r.score(),
-            e.op("id").unwrap()
-        );
+        println!("{:>9} {:>6} {:?} {}", r.nodes, coord(r.best), r.score(), e.op("id").unwrap());
         total += r.nodes as u64;
     }
     let ms = t0.elapsed().as_millis().max(1) as u64;
-    println!(
-        "depth {depth}: {total} nodes, {ms} ms, {} nps",
-        total * 1000 / ms
-    );
+    println!("depth {depth}: {total} nodes, {ms} ms, {} nps", total * 1000 / ms);
 }

@@ -21,11 +21,7 @@ impl Default for RealHost {
 
 impl RealHost {
     pub fn new() -> Self {
-        RealHost {
-            start: Instant::now(),
-            verbose: false,
-            last_depth: 0,
-        }
+        RealHost { start: Instant::now(), verbose: false, last_depth: 0 }
     }
 }
 
@@ -42,12 +38,7 @@ impl SearchHost for RealHost {
             let pv: Vec<String> = info.pv.iter().map(|m| coord(*m)).collect();
             println!(
                 "depth {} sel {} score {:?} nodes {} ms {} pv {}",
-                info.depth,
-                info.seldepth,
-                info.score,
-                info.nodes,
-                info.elapsed_ms,
-                pv.join(" ")
+                info.depth, info.seldepth, info.score, info.nodes, info.elapsed_ms, pv.join(" ")
             );
         }
     }
@@ -80,11 +71,7 @@ pub fn san(p: &Position, m: Move) -> String {
     let kind = kind_of(p.piece_at(from));
     let sq = |s: u8| format!("{}{}", (b'a' + (s & 7)) as char, (b'1' + (s >> 4)) as char);
     if m.kind() == MoveKind::Castle {
-        return if to > from {
-            "O-O".into()
-        } else {
-            "O-O-O".into()
-        };
+        return if to > from { "O-O".into() } else { "O-O-O".into() };
     }
     let mut s = String::new();
     if kind == PAWN {
@@ -129,9 +116,7 @@ pub fn parse_san(p: &Position, text: &str) -> Option<Move> {
     let t = t.replace("0-0-0", "O-O-O").replace("0-0", "O-O");
     legal_moves(p).into_iter().find(|&m| {
         let s = san(p, m);
-        s == t
-            || s.replace('x', "") == t.replace('x', "")
-            || s.replace('=', "") == t.replace('=', "")
+        s == t || s.replace('x', "") == t.replace('x', "") || s.replace('=', "") == t.replace('=', "")
     })
 }
 
@@ -143,10 +128,7 @@ pub struct Epd {
 
 impl Epd {
     pub fn op(&self, name: &str) -> Option<&str> {
-        self.ops
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
+        self.ops.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
     }
 }
 
@@ -156,10 +138,7 @@ pub fn load_epd(path: &str) -> Vec<Epd> {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|line| {
             let fields: Vec<&str> = line.splitn(5, ' ').collect();
-            let fen = format!(
-                "{} {} {} {} 0 1",
-                fields[0], fields[1], fields[2], fields[3]
-            );
+            let fen = format!("{} {} {} {} 0 1", fields[0], fields[1], fields[2], fields[3]);
             let rest = fields.get(4).copied().unwrap_or("");
             let ops = rest
                 .split(';')
@@ -177,18 +156,11 @@ pub fn load_epd(path: &str) -> Vec<Epd> {
 
 /// The engine's benchmark positions, `assets/bench_positions.epd`.
 pub fn bench_positions() -> Vec<Epd> {
-    load_epd(&format!(
-        "{}/../assets/bench_positions.epd",
-        env!("CARGO_MANIFEST_DIR")
-    ))
+    load_epd(&format!("{}/../assets/bench_positions.epd", env!("CARGO_MANIFEST_DIR")))
 }
 
 pub fn testdata(name: &str) -> String {
-    format!(
-        "{}/../../shared/testdata/{}",
-        env!("CARGO_MANIFEST_DIR"),
-        name
-    )
+    format!("{}/../../shared/testdata/{}", env!("CARGO_MANIFEST_DIR"), name)
 }
 
 #[test]

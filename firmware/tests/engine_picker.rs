@@ -3,11 +3,11 @@
 #[path = "engine_common.rs"]
 mod common;
 use common::*;
-use firmware::chess::piece::{kind_of, PAWN};
-use firmware::chess::square::rank_of;
 use firmware::chess::{Move, MoveGen, MoveKind, Position};
 use firmware::engine::picker::{Picker, Stage};
 use firmware::engine::see;
+use firmware::chess::piece::{kind_of, PAWN};
+use firmware::chess::square::rank_of;
 
 fn pseudo(p: &Position) -> Vec<Move> {
     let mut g = MoveGen::new();
@@ -43,13 +43,7 @@ fn check(p: &Position, main: Move, killers: [Move; 2]) {
         }
         let mut q = p.clone();
         q.make_move(m);
-        assert_eq!(
-            p.gives_check(m),
-            q.in_check(),
-            "gives_check {} in {}",
-            coord(m),
-            fen_of(p)
-        );
+        assert_eq!(p.gives_check(m), q.in_check(), "gives_check {} in {}", coord(m), fen_of(p));
     }
     // Quiescence picker: a subset of the captures and promotions.
     let mut q = Picker::quiescence();
@@ -98,22 +92,10 @@ fn check(p: &Position, main: Move, killers: [Move; 2]) {
 /// ([`Picker::restrict_quiets`]): from any such point on, the picker must
 /// still yield, in the same order, every legal move the search would
 /// not prune, and nothing it did not yield before.
-fn check_restricted_quiets(
-    p: &Position,
-    main: Move,
-    killers: [Move; 2],
-    got: &[Move],
-    stages: &[Stage],
-) {
-    let late: Vec<usize> = (0..got.len())
-        .filter(|&i| matches!(stages[i], Stage::Hanging | Stage::Quiets))
-        .collect();
+fn check_restricted_quiets(p: &Position, main: Move, killers: [Move; 2], got: &[Move], stages: &[Stage]) {
+    let late: Vec<usize> = (0..got.len()).filter(|&i| matches!(stages[i], Stage::Hanging | Stage::Quiets)).collect();
     let Some(&last) = late.last() else { return };
-    let seventh = if p.side_to_move() == firmware::chess::Color::White {
-        6
-    } else {
-        1
-    };
+    let seventh = if p.side_to_move() == firmware::chess::Color::White { 6 } else { 1 };
     let prunable = |m: Move| {
         matches!(m.kind(), MoveKind::Normal | MoveKind::DoublePush)
             && !m.is_capture()
@@ -133,21 +115,11 @@ fn check_restricted_quiets(
         let before = &got[cut + 1..];
         let mut it = before.iter();
         for m in &rest {
-            assert!(
-                it.any(|x| x == m),
-                "restricted picker: {} out of order or new in {}",
-                coord(*m),
-                fen_of(p)
-            );
+            assert!(it.any(|x| x == m), "restricted picker: {} out of order or new in {}", coord(*m), fen_of(p));
         }
         for m in before {
             if p.is_legal(*m) && !prunable(*m) {
-                assert!(
-                    rest.contains(m),
-                    "restricted picker dropped {} in {}",
-                    coord(*m),
-                    fen_of(p)
-                );
+                assert!(rest.contains(m), "restricted picker dropped {} in {}", coord(*m), fen_of(p));
             }
         }
     }
@@ -183,10 +155,7 @@ fn walk(p: &mut Position, depth: u8, killers: &mut [Move; 2]) {
 #[test]
 fn picker_yields_each_move_once() {
     let mut n = 0;
-    for line in std::fs::read_to_string(testdata("perft.epd"))
-        .unwrap()
-        .lines()
-    {
+    for line in std::fs::read_to_string(testdata("perft.epd")).unwrap().lines() {
         let fen = line.split(';').next().unwrap().trim();
         if fen.is_empty() {
             continue;

@@ -8,8 +8,7 @@ use firmware::chess::{Color, Move, Position};
 use firmware::engine::*;
 
 fn mv(p: &Position, text: &str) -> Move {
-    p.parse_coord(text.as_bytes())
-        .unwrap_or_else(|_| panic!("illegal {text}"))
+    p.parse_coord(text.as_bytes()).unwrap_or_else(|_| panic!("illegal {text}"))
 }
 
 // ---------------------------------------------------------------- SEE
@@ -85,38 +84,17 @@ fn mirror_fen(fen: &str) -> String {
     let ranks: Vec<String> = f[0]
         .split('/')
         .rev()
-        .map(|r| {
-            r.chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        })
+        .map(|r| r.chars().map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }).collect())
         .collect();
     let side = if f[1] == "w" { "b" } else { "w" };
     let castle: String = if f[2] == "-" {
         "-".into()
     } else {
-        let mut c: Vec<char> = f[2]
-            .chars()
-            .map(|c| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            })
-            .collect();
+        let mut c: Vec<char> = f[2].chars().map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }).collect();
         c.sort_by_key(|c| "KQkq".find(*c));
         c.into_iter().collect()
     };
-    let ep = if f[3] == "-" {
-        "-".to_string()
-    } else {
+    let ep = if f[3] == "-" { "-".to_string() } else {
         let b = f[3].as_bytes();
         format!("{}{}", b[0] as char, (b'1' + b'8' - b[1]) as char)
     };
@@ -168,12 +146,7 @@ fn capture_with_mate_seen_behind_a_mated_first_move() {
     let fen = "1nbq1r1k/3r1p1p/p1p1pb1Q/1p4p1/P1pPB3/6P1/1P2PP1P/R4RK1 b - - 1 3";
     for depth in 1..=2 {
         let r = solve(fen, SearchLimits::depth(depth));
-        assert_eq!(
-            r.score(),
-            Score::Mate(-1),
-            "depth {depth}: {}",
-            coord(r.best)
-        );
+        assert_eq!(r.score(), Score::Mate(-1), "depth {depth}: {}", coord(r.best));
     }
 }
 
@@ -189,25 +162,12 @@ fn mate_in_two_suite() {
         tried += 1;
         let p = pos(&c.fen);
         let bm = parse_san(&p, c.op("bm").unwrap()).expect("bm parses");
-        let r = solve(
-            &c.fen,
-            SearchLimits {
-                depth: 6,
-                nodes: 400_000,
-                ..SearchLimits::new()
-            },
-        );
+        let r = solve(&c.fen, SearchLimits { depth: 6, nodes: 400_000, ..SearchLimits::new() });
         let ok = r.score() == Score::Mate(2) || r.score() == Score::Mate(1);
         if ok {
             solved += 1;
         } else {
-            println!(
-                "not solved: {} got {} {:?}, bm {}",
-                c.fen,
-                coord(r.best),
-                r.score(),
-                coord(bm)
-            );
+            println!("not solved: {} got {} {:?}, bm {}", c.fen, coord(r.best), r.score(), coord(bm));
         }
     }
     println!("mate in 2: {solved}/{tried}");
@@ -224,23 +184,11 @@ fn mate_in_three_suite() {
             continue;
         }
         tried += 1;
-        let r = solve(
-            &c.fen,
-            SearchLimits {
-                depth: 8,
-                nodes: 1_500_000,
-                ..SearchLimits::new()
-            },
-        );
+        let r = solve(&c.fen, SearchLimits { depth: 8, nodes: 1_500_000, ..SearchLimits::new() });
         if matches!(r.score(), Score::Mate(n) if n > 0 && n <= 3) {
             solved += 1;
         } else {
-            println!(
-                "not solved: {} got {} {:?}",
-                c.fen,
-                coord(r.best),
-                r.score()
-            );
+            println!("not solved: {} got {} {:?}", c.fen, coord(r.best), r.score());
         }
     }
     println!("mate in 3: {solved}/{tried}");
@@ -259,17 +207,11 @@ fn play_out(fen: &str, nodes: u32) -> usize {
     for ply in 0..200 {
         let r = e.search(&mut p, &SearchLimits::nodes(nodes), &mut h);
         if r.best.is_none() {
-            assert!(
-                p.in_check() && p.side_to_move() != strong,
-                "not mate: {fen} after {ply} plies"
-            );
+            assert!(p.in_check() && p.side_to_move() != strong, "not mate: {fen} after {ply} plies");
             return ply / 2;
         }
         p.make_move(r.best);
-        assert!(
-            p.halfmove_clock() < 100 || p.status() == firmware::chess::GameStatus::Checkmate,
-            "50-move rule: {fen}"
-        );
+        assert!(p.halfmove_clock() < 100 || p.status() == firmware::chess::GameStatus::Checkmate, "50-move rule: {fen}");
         if p.status().is_over() && p.status() != firmware::chess::GameStatus::Checkmate {
             panic!("game drawn ({:?}) from {fen} after {ply} plies", p.status());
         }
@@ -279,11 +221,7 @@ fn play_out(fen: &str, nodes: u32) -> usize {
 
 #[test]
 fn kqk_mates() {
-    for fen in [
-        "8/8/8/2k5/8/8/8/4K2Q w - - 0 1",
-        "k7/8/8/8/8/8/8/6QK w - - 0 1",
-        "8/8/8/8/4k3/8/8/Q3K3 b - - 0 1",
-    ] {
+    for fen in ["8/8/8/2k5/8/8/8/4K2Q w - - 0 1", "k7/8/8/8/8/8/8/6QK w - - 0 1", "8/8/8/8/4k3/8/8/Q3K3 b - - 0 1"] {
         let mut p = pos(fen);
         if p.side_to_move() == Color::Black {
             // Let the lone king move first.
@@ -301,11 +239,7 @@ fn kqk_mates() {
 
 #[test]
 fn krk_mates() {
-    for fen in [
-        "8/8/8/3k4/8/8/8/4K2R w - - 0 1",
-        "8/8/8/8/8/2k5/8/R6K w - - 0 1",
-        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
-    ] {
+    for fen in ["8/8/8/3k4/8/8/8/4K2R w - - 0 1", "8/8/8/8/8/2k5/8/R6K w - - 0 1", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"] {
         let moves = play_out(fen, 30_000);
         println!("KRK {fen}: mate in {moves}");
         assert!(moves <= 40);
@@ -314,10 +248,7 @@ fn krk_mates() {
 
 #[test]
 fn kbnk_mates() {
-    for fen in [
-        "8/8/8/3k4/8/8/8/2B1KN2 w - - 0 1",
-        "8/8/8/4k3/8/8/8/1NB1K3 w - - 0 1",
-    ] {
+    for fen in ["8/8/8/3k4/8/8/8/2B1KN2 w - - 0 1", "8/8/8/4k3/8/8/8/1NB1K3 w - - 0 1"] {
         let moves = play_out(fen, 60_000);
         println!("KBNK {fen}: mate in {moves}");
         assert!(moves < 50);
@@ -367,14 +298,7 @@ struct FakeHost {
 
 impl FakeHost {
     fn new(step: u32) -> Self {
-        FakeHost {
-            now: 1_000_000,
-            step,
-            stop_at: u32::MAX,
-            polls: 0,
-            last_nodes: 0,
-            ponder_hit_at: u32::MAX,
-        }
+        FakeHost { now: 1_000_000, step, stop_at: u32::MAX, polls: 0, last_nodes: 0, ponder_hit_at: u32::MAX }
     }
 }
 
@@ -411,21 +335,10 @@ fn time_manager_never_exceeds_allotment() {
         let r = e.search(&mut p, &limits, &mut h);
         assert!(!r.best.is_none());
         assert!(r.elapsed_ms <= allowed, "{limits:?}: {} ms", r.elapsed_ms);
-        assert!(
-            r.elapsed_ms >= allowed / 4,
-            "{limits:?}: uses its time ({} ms)",
-            r.elapsed_ms
-        );
+        assert!(r.elapsed_ms >= allowed / 4, "{limits:?}: uses its time ({} ms)", r.elapsed_ms);
     }
     // Tournament clocks, including desperate ones.
-    for (wtime, winc, mtg) in [
-        (60_000, 0, 0u8),
-        (5_000, 0, 40),
-        (300, 0, 0),
-        (1_000, 1_000, 0),
-        (120_000, 0, 1),
-        (40, 0, 0),
-    ] {
+    for (wtime, winc, mtg) in [(60_000, 0, 0u8), (5_000, 0, 40), (300, 0, 0), (1_000, 1_000, 0), (120_000, 0, 1), (40, 0, 0)] {
         let limits = SearchLimits::clock(wtime, wtime, winc, winc, mtg);
         let (_soft, hard) = firmware::engine::time::allocate(&limits, Color::White);
         assert!(hard < wtime, "hard {hard} must leave a reserve of {wtime}");
@@ -434,11 +347,7 @@ fn time_manager_never_exceeds_allotment() {
         let mut h = FakeHost::new(1);
         let r = e.search(&mut p, &limits, &mut h);
         assert!(!r.best.is_none());
-        assert!(
-            r.elapsed_ms <= hard + 2,
-            "clock {wtime}+{winc}/{mtg}: {} ms > {hard}",
-            r.elapsed_ms
-        );
+        assert!(r.elapsed_ms <= hard + 2, "clock {wtime}+{winc}/{mtg}: {} ms > {hard}", r.elapsed_ms);
         assert!(r.elapsed_ms < wtime);
     }
 }
@@ -465,20 +374,12 @@ fn ponder_then_ponderhit_keeps_searching_timed() {
     let mut h = FakeHost::new(1);
     let start = h.now;
     h.ponder_hit_at = start + 2_000; // the opponent answers after 2 s
-    let limits = SearchLimits {
-        ponder: true,
-        movetime_ms: 1_000,
-        ..SearchLimits::new()
-    };
+    let limits = SearchLimits { ponder: true, movetime_ms: 1_000, ..SearchLimits::new() };
     let r = e.search(&mut p, &limits, &mut h);
     assert!(!r.best.is_none());
     // Timed from the ponder hit: at most the move time after it.
     assert!(h.now >= start + 2_000);
-    assert!(
-        r.elapsed_ms <= 1_000,
-        "{} ms after the ponder hit",
-        r.elapsed_ms
-    );
+    assert!(r.elapsed_ms <= 1_000, "{} ms after the ponder hit", r.elapsed_ms);
     // Without a ponder hit, pondering only ends on stop.
     let mut h = FakeHost::new(1);
     h.stop_at = h.now + 5_000;
@@ -524,10 +425,5 @@ fn pruning_cuts_nodes_and_keeps_mates() {
         assert_eq!(r.score(), Score::Mate(1));
     }
     println!("pruning on {} vs off {}", nodes[0], nodes[1]);
-    assert!(
-        nodes[0] * 10 < nodes[1] * 7,
-        "pruning on {} vs off {}",
-        nodes[0],
-        nodes[1]
-    );
+    assert!(nodes[0] * 10 < nodes[1] * 7, "pruning on {} vs off {}", nodes[0], nodes[1]);
 }

@@ -11,14 +11,8 @@ use firmware::engine::*;
 
 #[test]
 fn wac_first_100() {
-    let budget: u32 = std::env::var("WAC_NODES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100_000);
-    let count: usize = std::env::var("WAC_COUNT")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100);
+    let budget: u32 = std::env::var("WAC_NODES").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
+    let count: usize = std::env::var("WAC_COUNT").ok().and_then(|v| v.parse().ok()).unwrap_or(100);
     let verbose = std::env::var("WAC_VERBOSE").is_ok();
     let only = std::env::var("WAC_ID").ok().map(|id| format!("WAC.{id}"));
     let cases = load_epd(&testdata("wac.epd"));
@@ -26,11 +20,7 @@ fn wac_first_100() {
     let mut failed = Vec::new();
     let mut total_nodes = 0u64;
     let t0 = std::time::Instant::now();
-    let chosen: Vec<_> = cases
-        .iter()
-        .filter(|c| only.is_none() || c.op("id") == only.as_deref())
-        .take(count)
-        .collect();
+    let chosen: Vec<_> = cases.iter().filter(|c| only.is_none() || c.op("id") == only.as_deref()).take(count).collect();
     assert!(!chosen.is_empty(), "no WAC position {only:?}");
     for c in &chosen {
         let mut p = pos(&c.fen);
@@ -53,22 +43,12 @@ fn wac_first_100() {
         } else {
             failed.push(c.op("id").unwrap().to_string());
             if verbose {
-                println!(
-                    "{} got {} {:?} d{}",
-                    c.op("id").unwrap(),
-                    coord(r.best),
-                    r.score(),
-                    r.depth
-                );
+                println!("{} got {} {:?} d{}", c.op("id").unwrap(), coord(r.best), r.score(), r.depth);
             }
         }
     }
     let ms = t0.elapsed().as_millis().max(1) as u64;
-    println!(
-        "WAC: {solved}/{} solved at {budget} nodes ({} nps)",
-        chosen.len(),
-        total_nodes * 1000 / ms
-    );
+    println!("WAC: {solved}/{} solved at {budget} nodes ({} nps)", chosen.len(), total_nodes * 1000 / ms);
     println!("failed: {}", failed.join(" "));
     if count == 100 && only.is_none() {
         assert!(solved >= 60, "{solved}/100");

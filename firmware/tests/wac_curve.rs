@@ -38,24 +38,14 @@ impl SearchHost for Changes {
 #[test]
 #[ignore = "slow in debug builds: 299 searches of 12,000 nodes (cargo xtask test runs it)"]
 fn wac_curve() {
-    let budgets = [
-        2000u32, 2500, 3000, 3500, 4000, 4500, 5000, 6000, 7000, 9000, 12000,
-    ];
+    let budgets = [2000u32, 2500, 3000, 3500, 4000, 4500, 5000, 6000, 7000, 9000, 12000];
     let cap = budgets[budgets.len() - 1];
     let mut solved = vec![0u32; budgets.len()];
     for c in load_epd(&testdata("wac.epd")) {
         let mut p = pos(&c.fen);
-        let bms: Vec<_> = c
-            .op("bm")
-            .unwrap()
-            .split_whitespace()
-            .map(|s| parse_san(&p, s).unwrap())
-            .collect();
+        let bms: Vec<_> = c.op("bm").unwrap().split_whitespace().map(|s| parse_san(&p, s).unwrap()).collect();
         let mut e = Engine::new();
-        let mut h = Changes {
-            inner: RealHost::new(),
-            changes: Vec::new(),
-        };
+        let mut h = Changes { inner: RealHost::new(), changes: Vec::new() };
         e.search(&mut p, &SearchLimits::nodes(cap), &mut h);
         for (i, &b) in budgets.iter().enumerate() {
             // The best move as of b nodes: the last change reported by then.
@@ -65,23 +55,8 @@ fn wac_curve() {
             }
         }
     }
-    let line: Vec<String> = budgets
-        .iter()
-        .zip(&solved)
-        .map(|(b, s)| format!("{}:{}", b / 100, s))
-        .collect();
-    println!(
-        "CURVE {} sum {}",
-        line.join(" "),
-        solved.iter().sum::<u32>()
-    );
-    let at_avr = budgets
-        .iter()
-        .position(|&b| b == 4500)
-        .expect("4,500 is a budget");
-    assert!(
-        solved[at_avr] >= 225,
-        "WAC at 4,500 nodes: {} of 299 (234 when this floor was set)",
-        solved[at_avr]
-    );
+    let line: Vec<String> = budgets.iter().zip(&solved).map(|(b, s)| format!("{}:{}", b / 100, s)).collect();
+    println!("CURVE {} sum {}", line.join(" "), solved.iter().sum::<u32>());
+    let at_avr = budgets.iter().position(|&b| b == 4500).expect("4,500 is a budget");
+    assert!(solved[at_avr] >= 225, "WAC at 4,500 nodes: {} of 299 (234 when this floor was set)", solved[at_avr]);
 }

@@ -90,12 +90,7 @@ pub enum Action {
 pub fn run(action: Action) -> Result {
     match action {
         Action::Build => build(),
-        Action::Check {
-            depth,
-            tolerance_cp,
-            jobs,
-            stockfish,
-        } => check(depth, tolerance_cp, jobs.max(1), &stockfish),
+        Action::Check { depth, tolerance_cp, jobs, stockfish } => check(depth, tolerance_cp, jobs.max(1), &stockfish),
         Action::Stats { tolerance_cp } => stats(tolerance_cp),
     }
 }
@@ -138,8 +133,7 @@ pub struct Tree {
 
 fn read_source() -> Result<(PathBuf, String)> {
     let path = source_path();
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     Ok((path, text))
 }
 
@@ -151,14 +145,8 @@ fn sq(s: shakmaty::Square) -> u8 {
 /// (from, to) of a legal move, castling as the king's move.
 fn encode_move(m: &Move) -> Result<(u8, u8)> {
     match UciMove::from_standard(*m) {
-        UciMove::Normal {
-            from,
-            to,
-            promotion: None,
-        } => Ok((sq(from), sq(to))),
-        UciMove::Normal {
-            promotion: Some(_), ..
-        } => Err("promotions cannot be stored in the book".into()),
+        UciMove::Normal { from, to, promotion: None } => Ok((sq(from), sq(to))),
+        UciMove::Normal { promotion: Some(_), .. } => Err("promotions cannot be stored in the book".into()),
         other => Err(format!("unexpected move {other}")),
     }
 }
@@ -173,16 +161,7 @@ fn squares(m: &Move) -> Option<(u8, u8)> {
 
 /// Parses the book source. Errors name the file, line and move.
 pub fn parse(name: &str, text: &str) -> Result<Tree> {
-    let mut tree = Tree {
-        nodes: vec![Node {
-            mv: (0, 0),
-            san: String::new(),
-            weight: None,
-            line: 0,
-            children: vec![],
-        }],
-        lines: 0,
-    };
+    let mut tree = Tree { nodes: vec![Node { mv: (0, 0), san: String::new(), weight: None, line: 0, children: vec![] }], lines: 0 };
     let mut errors = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         if let Err(e) = parse_line(&mut tree, name, i + 1, raw) {
@@ -192,10 +171,7 @@ pub fn parse(name: &str, text: &str) -> Result<Tree> {
     if !errors.is_empty() {
         let n = errors.len();
         errors.truncate(30);
-        return Err(format!(
-            "{n} error(s) in the book source:\n  {}",
-            errors.join("\n  ")
-        ));
+        return Err(format!("{n} error(s) in the book source:\n  {}", errors.join("\n  ")));
     }
     Ok(tree)
 }
@@ -211,14 +187,8 @@ fn parse_line(tree: &mut Tree, name: &str, lineno: usize, raw: &str) -> Result {
         for tok in spaced.split_whitespace() {
             let here = || format!("{name}:{lineno}");
             if let Some(w) = tok.strip_prefix('{') {
-                let w = w.strip_suffix('}').ok_or_else(|| {
-                    format!("{}: weight `{tok}` must be written {{1}} .. {{4}}", here())
-                })?;
-                let w: u8 = w
-                    .parse()
-                    .ok()
-                    .filter(|w| (1..=4).contains(w))
-                    .ok_or_else(|| format!("{}: weight `{tok}` must be 1 .. 4", here()))?;
+                let w = w.strip_suffix('}').ok_or_else(|| format!("{}: weight `{tok}` must be written {{1}} .. {{4}}", here()))?;
+                let w: u8 = w.parse().ok().filter(|w| (1..=4).contains(w)).ok_or_else(|| format!("{}: weight `{tok}` must be 1 .. 4", here()))?;
                 if cur == 0 {
                     return Err(format!("{}: weight `{tok}` before any move", here()));
                 }
@@ -242,47 +212,20 @@ fn parse_line(tree: &mut Tree, name: &str, lineno: usize, raw: &str) -> Result {
             if tok.is_empty() {
                 continue;
             }
-            let after = || {
-                if played.is_empty() {
-                    "in the initial position".to_string()
-                } else {
-                    format!("after {}", played.join(" "))
-                }
-            };
-            let san = San::from_ascii(tok.as_bytes())
-                .map_err(|_| format!("{}: `{tok}` is not a move in SAN ({})", here(), after()))?;
+            let after = || if played.is_empty() { "in the initial position".to_string() } else { format!("after {}", played.join(" ")) };
+            let san = San::from_ascii(tok.as_bytes()).map_err(|_| format!("{}: `{tok}` is not a move in SAN ({})", here(), after()))?;
             let m = san.to_move(&pos).map_err(|e| match e {
-                SanError::IllegalSan => format!(
-                    "{}: `{tok}` is illegal {} (FEN {})",
-                    here(),
-                    after(),
-                    fen(&pos)
-                ),
-                SanError::AmbiguousSan => format!(
-                    "{}: `{tok}` is ambiguous {} (FEN {})",
-                    here(),
-                    after(),
-                    fen(&pos)
-                ),
+                SanError::IllegalSan => format!("{}: `{tok}` is illegal {} (FEN {})", here(), after(), fen(&pos)),
+                SanError::AmbiguousSan => format!("{}: `{tok}` is ambiguous {} (FEN {})", here(), after(), fen(&pos)),
             })?;
             let mv = encode_move(&m).map_err(|e| format!("{}: `{tok}`: {e}", here()))?;
-            let found = tree.nodes[cur]
-                .children
-                .iter()
-                .copied()
-                .find(|&c| tree.nodes[c].mv == mv);
+            let found = tree.nodes[cur].children.iter().copied().find(|&c| tree.nodes[c].mv == mv);
             cur = match found {
                 Some(c) => c,
                 None => {
                     let id = tree.nodes.len();
                     let san = SanPlus::from_move(pos.clone(), m).to_string();
-                    tree.nodes.push(Node {
-                        mv,
-                        san,
-                        weight: None,
-                        line: lineno,
-                        children: vec![],
-                    });
+                    tree.nodes.push(Node { mv, san, weight: None, line: lineno, children: vec![] });
                     tree.nodes[cur].children.push(id);
                     id
                 }
@@ -350,11 +293,7 @@ impl Tree {
         while let Some((id, last)) = stack.pop() {
             let n = &self.nodes[id];
             let record = key(codes, n.mv)
-                | if n.children.is_empty() {
-                    0
-                } else {
-                    HAS_CHILDREN
-                }
+                | if n.children.is_empty() { 0 } else { HAS_CHILDREN }
                 | if last { LAST } else { 0 }
                 | u16::from(n.weight() - 1) << WEIGHT_SHIFT;
             out.push(record);
@@ -380,9 +319,7 @@ impl Tree {
                 let n = &self.nodes[c];
                 for (from, to) in legal.iter().filter_map(squares) {
                     if to == n.mv.1 && from != n.mv.0 {
-                        let line = out
-                            .entry((from.min(n.mv.0), from.max(n.mv.0)))
-                            .or_insert(n.line);
+                        let line = out.entry((from.min(n.mv.0), from.max(n.mv.0))).or_insert(n.line);
                         *line = (*line).min(n.line);
                     }
                 }
@@ -402,10 +339,7 @@ impl Tree {
                 let n = &self.nodes[c];
                 let k = key(codes, n.mv);
                 let book = find_move(&pos, n.mv).expect("book moves were legal when parsed");
-                for o in legal
-                    .iter()
-                    .filter(|o| **o != book && squares(o).map(|mv| key(codes, mv)) == Some(k))
-                {
+                for o in legal.iter().filter(|o| **o != book && squares(o).map(|mv| key(codes, mv)) == Some(k)) {
                     let to = shakmaty::Square::new(n.mv.1.into());
                     errors.push(format!(
                         "{name}:{}: `{}` ({}) {} has the same book key (to {to}, from code {}) as the legal move {} ({}): \
@@ -427,10 +361,7 @@ impl Tree {
         }
         let n = errors.len();
         errors.truncate(30);
-        Err(format!(
-            "{n} book move(s) share their key with another legal move:\n  {}",
-            errors.join("\n  ")
-        ))
+        Err(format!("{n} book move(s) share their key with another legal move:\n  {}", errors.join("\n  ")))
     }
 
     /// Every node with the position before it, in breadth-first (ply) order.
@@ -455,9 +386,7 @@ impl Tree {
 }
 
 fn find_move(pos: &Chess, mv: (u8, u8)) -> Option<Move> {
-    pos.legal_moves()
-        .into_iter()
-        .find(|m| encode_move(m).ok() == Some(mv))
+    pos.legal_moves().into_iter().find(|m| encode_move(m).ok() == Some(mv))
 }
 
 /// The key of a (from, to) move under `codes`: to square | code of the
@@ -485,13 +414,7 @@ pub fn choose_codes(name: &str, conflicts: &BTreeMap<(u8, u8), usize>) -> Result
         order.sort_by_key(|&s| std::cmp::Reverse(adj[s].len()));
         let mut codes = [u8::MAX; 64];
         let mut steps = 0u64;
-        fn go(
-            k: usize,
-            order: &[usize],
-            adj: &[Vec<usize>],
-            codes: &mut Codes,
-            steps: &mut u64,
-        ) -> bool {
+        fn go(k: usize, order: &[usize], adj: &[Vec<usize>], codes: &mut Codes, steps: &mut u64) -> bool {
             let Some(&s) = order.get(k) else { return true };
             *steps += 1;
             if *steps > COLOURING_STEPS {
@@ -518,27 +441,12 @@ pub fn choose_codes(name: &str, conflicts: &BTreeMap<(u8, u8), usize>) -> Result
     let mut lines: Vec<usize> = conflicts.values().copied().collect();
     lines.sort();
     lines.dedup();
-    let first_bad = lines.iter().copied().find(|&l| {
-        colour(
-            &conflicts
-                .iter()
-                .filter(|(_, &at)| at <= l)
-                .map(|(p, _)| *p)
-                .collect::<Vec<_>>(),
-        )
-        .is_none()
-    });
+    let first_bad = lines.iter().copied().find(|&l| colour(&conflicts.iter().filter(|(_, &at)| at <= l).map(|(p, _)| *p).collect::<Vec<_>>()).is_none());
     let names = |l: usize| {
         let mut v: Vec<String> = conflicts
             .iter()
             .filter(|(_, &at)| at == l)
-            .map(|(&(a, b), _)| {
-                format!(
-                    "{}-{}",
-                    shakmaty::Square::new(a.into()),
-                    shakmaty::Square::new(b.into())
-                )
-            })
+            .map(|(&(a, b), _)| format!("{}-{}", shakmaty::Square::new(a.into()), shakmaty::Square::new(b.into())))
             .collect();
         v.truncate(12);
         v.join(" ")
@@ -568,9 +476,7 @@ fn put_bits(out: &mut [u8], at: usize, bits: usize, v: u16) {
 }
 
 fn get_bits(blob: &[u8], at: usize, bits: usize) -> u16 {
-    (0..bits)
-        .map(|k| u16::from(blob[(at + k) / 8] >> ((at + k) % 8) & 1) << k)
-        .sum()
+    (0..bits).map(|k| u16::from(blob[(at + k) / 8] >> ((at + k) % 8) & 1) << k).sum()
 }
 
 /// Packs the codes and the 13-bit records into the blob (see the module docs).
@@ -591,10 +497,7 @@ pub fn pack(codes: &Codes, records: &[u16]) -> Vec<u8> {
 pub fn unpack(blob: &[u8]) -> Result<(Codes, Vec<u16>)> {
     let n = blob.len().saturating_sub(CODES_BYTES + 1) * 8 / RECORD_BITS;
     if blob.len() != blob_len(n) {
-        return Err(format!(
-            "a blob of {} bytes is not the code table, {RECORD_BITS}-bit records and the pad byte",
-            blob.len()
-        ));
+        return Err(format!("a blob of {} bytes is not the code table, {RECORD_BITS}-bit records and the pad byte", blob.len()));
     }
     let end = 8 * CODES_BYTES + RECORD_BITS * n;
     if (end..8 * blob.len()).any(|i| get_bits(blob, i, 1) != 0) {
@@ -604,12 +507,7 @@ pub fn unpack(blob: &[u8]) -> Result<(Codes, Vec<u16>)> {
     for (s, c) in codes.iter_mut().enumerate() {
         *c = get_bits(blob, 3 * s, 3) as u8;
     }
-    Ok((
-        codes,
-        (0..n)
-            .map(|i| get_bits(blob, 8 * CODES_BYTES + RECORD_BITS * i, RECORD_BITS))
-            .collect(),
-    ))
+    Ok((codes, (0..n).map(|i| get_bits(blob, 8 * CODES_BYTES + RECORD_BITS * i, RECORD_BITS)).collect()))
 }
 
 /// Decodes a blob back into (depth, from code, to, weight) in pre-order,
@@ -623,18 +521,10 @@ pub fn decode(blob: &[u8]) -> Result<Vec<(usize, u8, u8, u8)>> {
     let mut ended = records.is_empty();
     for w in records {
         if ended {
-            return Err(format!(
-                "data after the end of the tree at move {}",
-                out.len()
-            ));
+            return Err(format!("data after the end of the tree at move {}", out.len()));
         }
         let (has_children, last) = (w & HAS_CHILDREN != 0, w & LAST != 0);
-        out.push((
-            owners_last.len(),
-            (w >> 6 & 7) as u8,
-            (w & 63) as u8,
-            (w >> WEIGHT_SHIFT) as u8 + 1,
-        ));
+        out.push((owners_last.len(), (w >> 6 & 7) as u8, (w & 63) as u8, (w >> WEIGHT_SHIFT) as u8 + 1));
         if has_children {
             owners_last.push(last);
         } else if last {
@@ -682,11 +572,7 @@ pub fn encode_source(name: &str, text: &str) -> Result<(Tree, Vec<u8>)> {
     let blob = tree.encode(&codes);
     let back = decode(&blob)?;
     if back.len() != tree.moves() {
-        return Err(format!(
-            "internal: {} moves encoded, {} decoded",
-            tree.moves(),
-            back.len()
-        ));
+        return Err(format!("internal: {} moves encoded, {} decoded", tree.moves(), back.len()));
     }
     Ok((tree, blob))
 }
@@ -694,10 +580,7 @@ pub fn encode_source(name: &str, text: &str) -> Result<(Tree, Vec<u8>)> {
 fn build() -> Result {
     let (tree, blob) = build_blob()?;
     if blob.len() > MAX_BYTES {
-        return Err(format!(
-            "the book takes {} bytes, more than its {MAX_BYTES}-byte budget",
-            blob.len()
-        ));
+        return Err(format!("the book takes {} bytes, more than its {MAX_BYTES}-byte budget", blob.len()));
     }
     let out = blob_path();
     let changed = std::fs::read(&out).ok().as_deref() != Some(&blob[..]);
@@ -723,50 +606,21 @@ fn build() -> Result {
 fn stats(tolerance: i32) -> Result {
     let (tree, blob) = build_blob()?;
     let walk = tree.walk();
-    let leaves = tree
-        .nodes
-        .iter()
-        .skip(1)
-        .filter(|n| n.children.is_empty())
-        .count();
+    let leaves = tree.nodes.iter().skip(1).filter(|n| n.children.is_empty()).count();
     let max_ply = walk.iter().map(|(_, _, p)| p.len()).max().unwrap_or(0);
     let mut per_ply = vec![0usize; max_ply + 1];
     for (_, _, p) in &walk {
         per_ply[p.len()] += 1;
     }
-    println!(
-        "book: {} lines, {} moves, {} bytes ({:.2} bytes/move), budget {MAX_BYTES}",
-        tree.lines,
-        tree.moves(),
-        blob.len(),
-        blob.len() as f64 / tree.moves().max(1) as f64
-    );
+    println!("book: {} lines, {} moves, {} bytes ({:.2} bytes/move), budget {MAX_BYTES}", tree.lines, tree.moves(), blob.len(), blob.len() as f64 / tree.moves().max(1) as f64);
     println!("      {leaves} leaves, deepest line {max_ply} plies");
-    println!(
-        "      moves per ply: {}",
-        per_ply[1..]
-            .iter()
-            .map(|n| n.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
+    println!("      moves per ply: {}", per_ply[1..].iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" "));
     let root = &tree.nodes[0];
-    let first: Vec<String> = root
-        .children
-        .iter()
-        .map(|&c| format!("{} ({})", tree.nodes[c].san, tree.nodes[c].weight()))
-        .collect();
+    let first: Vec<String> = root.children.iter().map(|&c| format!("{} ({})", tree.nodes[c].san, tree.nodes[c].weight())).collect();
     println!("      first moves (weight): {}", first.join(", "));
     if blob_path().exists() {
         let on_disk = std::fs::read(blob_path()).unwrap_or_default();
-        println!(
-            "      assets/book.bin {}",
-            if on_disk == blob {
-                "is up to date"
-            } else {
-                "is STALE: run `cargo xtask book build`"
-            }
-        );
+        println!("      assets/book.bin {}", if on_disk == blob { "is up to date" } else { "is STALE: run `cargo xtask book build`" });
     }
     let rows = load_checks(&check_path())?;
     let edges = edges(&tree);
@@ -789,11 +643,7 @@ fn stats(tolerance: i32) -> Result {
     println!(
         "check: {} distinct (position, move) edges; checked at depth {}; unchecked {unchecked}",
         edges.len(),
-        by_depth
-            .iter()
-            .map(|(d, n)| format!("{d}: {n}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        by_depth.iter().map(|(d, n)| format!("{d}: {n}")).collect::<Vec<_>>().join(", ")
     );
     worst.sort_by_key(|w| std::cmp::Reverse(w.0));
     let over = worst.iter().filter(|(l, _)| *l > tolerance).count();
@@ -825,12 +675,7 @@ fn edges(tree: &Tree) -> Vec<Edge> {
             if seen.insert((f.clone(), uci.clone())) {
                 let mut p = path.clone();
                 p.push(n.san.clone());
-                out.push(Edge {
-                    fen: f.clone(),
-                    uci,
-                    line: n.line,
-                    path: p,
-                });
+                out.push(Edge { fen: f.clone(), uci, line: n.line, path: p });
             }
         }
     }
@@ -853,35 +698,20 @@ const TSV_HEADER: &str = "# fen\tmove\tbest\tloss_cp\tdepth";
 
 fn load_checks(path: &Path) -> Result<HashMap<(String, String), Row>> {
     let mut rows = HashMap::new();
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Ok(rows);
-    };
+    let Ok(text) = std::fs::read_to_string(path) else { return Ok(rows) };
     for (i, l) in text.lines().enumerate() {
         if l.starts_with('#') || l.trim().is_empty() {
             continue;
         }
         let f: Vec<&str> = l.split('\t').collect();
-        let bad = || {
-            format!(
-                "{}:{}: expected 5 tab-separated fields: fen, move, best, loss_cp, depth",
-                path.display(),
-                i + 1
-            )
-        };
+        let bad = || format!("{}:{}: expected 5 tab-separated fields: fen, move, best, loss_cp, depth", path.display(), i + 1);
         if f.len() != 5 {
             return Err(bad());
         }
-        let row = Row {
-            best: f[2].into(),
-            loss: f[3].parse().map_err(|_| bad())?,
-            depth: f[4].parse().map_err(|_| bad())?,
-        };
+        let row = Row { best: f[2].into(), loss: f[3].parse().map_err(|_| bad())?, depth: f[4].parse().map_err(|_| bad())? };
         let key = (f[0].to_string(), f[1].to_string());
         // Later or deeper rows win.
-        if rows
-            .get(&key)
-            .is_none_or(|old: &Row| row.depth >= old.depth)
-        {
+        if rows.get(&key).is_none_or(|old: &Row| row.depth >= old.depth) {
             rows.insert(key, row);
         }
     }
@@ -930,9 +760,7 @@ impl Stockfish {
     }
 
     fn send(&mut self, line: &str) -> Result {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| format!("Stockfish: cannot write: {e}"))
+        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).map_err(|e| format!("Stockfish: cannot write: {e}"))
     }
 
     fn read_line(&mut self) -> Result<String> {
@@ -951,12 +779,7 @@ impl Stockfish {
 
     /// Searches `fen` to `depth` (only `only` if given): (best move, score in
     /// centipawns for the side to move, depth reached).
-    pub(crate) fn search(
-        &mut self,
-        fen: &str,
-        depth: u32,
-        only: Option<&str>,
-    ) -> Result<(String, i32, u32)> {
+    pub(crate) fn search(&mut self, fen: &str, depth: u32, only: Option<&str>) -> Result<(String, i32, u32)> {
         self.send(&format!("position fen {fen}"))?;
         match only {
             Some(m) => self.send(&format!("go depth {depth} searchmoves {m}"))?,
@@ -969,25 +792,14 @@ impl Stockfish {
             match t.first() {
                 Some(&"bestmove") => {
                     let best = t.get(1).unwrap_or(&"(none)").to_string();
-                    let score =
-                        score.ok_or_else(|| format!("Stockfish gave no score for {fen}"))?;
+                    let score = score.ok_or_else(|| format!("Stockfish gave no score for {fen}"))?;
                     return Ok((best, score, reached));
                 }
                 Some(&"info") if !l.contains("bound") => {
                     let field = |k: &str| t.iter().position(|x| *x == k).and_then(|i| t.get(i + 1));
                     if let Some(kind) = field("score") {
-                        let v: i32 = t[t.iter().position(|x| *x == "score").unwrap() + 2]
-                            .parse()
-                            .unwrap_or(0);
-                        score = Some(if *kind == "mate" {
-                            if v > 0 {
-                                30000 - v
-                            } else {
-                                -30000 - v
-                            }
-                        } else {
-                            v
-                        });
+                        let v: i32 = t[t.iter().position(|x| *x == "score").unwrap() + 2].parse().unwrap_or(0);
+                        score = Some(if *kind == "mate" { if v > 0 { 30000 - v } else { -30000 - v } } else { v });
                         reached = field("depth").and_then(|d| d.parse().ok()).unwrap_or(0);
                     }
                 }
@@ -1016,12 +828,7 @@ impl<J: Send + 'static, R: Send + 'static> Pool<J, R> {
         let (tx, results) = mpsc::channel();
         let handles = (0..jobs)
             .map(|_| {
-                let (queue, tx, run, path) = (
-                    Arc::clone(&queue),
-                    tx.clone(),
-                    run.clone(),
-                    stockfish.to_path_buf(),
-                );
+                let (queue, tx, run, path) = (Arc::clone(&queue), tx.clone(), run.clone(), stockfish.to_path_buf());
                 std::thread::spawn(move || {
                     let mut engine = match Stockfish::start(&path) {
                         Ok(e) => e,
@@ -1042,11 +849,7 @@ impl<J: Send + 'static, R: Send + 'static> Pool<J, R> {
                 })
             })
             .collect();
-        Pool {
-            queue,
-            results,
-            handles,
-        }
+        Pool { queue, results, handles }
     }
 
     /// Drops the jobs not yet taken: the workers stop after their current one.
@@ -1090,17 +893,11 @@ fn check(depth: u32, tolerance: i32, jobs: usize, stockfish: &Path) -> Result {
     let mut work: Vec<Job> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     for e in &all {
-        if rows
-            .get(&(e.fen.clone(), e.uci.clone()))
-            .is_some_and(|r| r.depth >= depth)
-        {
+        if rows.get(&(e.fen.clone(), e.uci.clone())).is_some_and(|r| r.depth >= depth) {
             continue;
         }
         let k = *index.entry(e.fen.clone()).or_insert_with(|| {
-            work.push(Job {
-                fen: e.fen.clone(),
-                moves: vec![],
-            });
+            work.push(Job { fen: e.fen.clone(), moves: vec![] });
             work.len() - 1
         });
         work[k].moves.push(e.uci.clone());
@@ -1109,13 +906,9 @@ fn check(depth: u32, tolerance: i32, jobs: usize, stockfish: &Path) -> Result {
     println!("check: {} edges in the book, {} to search at depth {depth} in {} positions ({jobs} Stockfish, Threads=1, Hash=64)", all.len(), todo, work.len());
     if todo > 0 {
         if !path.exists() {
-            std::fs::write(&path, format!("{TSV_HEADER}\n"))
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            std::fs::write(&path, format!("{TSV_HEADER}\n")).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
-        let mut file = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&path)
-            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        let mut file = std::fs::OpenOptions::new().append(true).open(&path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
         let pool = Pool::start(stockfish, jobs, work, move |engine, job: Job, tx| {
             let (best, best_score, d) = engine.search(&job.fen, depth, None)?;
             for m in &job.moves {
@@ -1125,13 +918,8 @@ fn check(depth: u32, tolerance: i32, jobs: usize, stockfish: &Path) -> Result {
                     let (_, s, dm) = engine.search(&job.fen, depth, Some(m))?;
                     ((best_score - s).max(0), dm)
                 };
-                let row = Row {
-                    best: best.clone(),
-                    loss,
-                    depth: d.min(dm),
-                };
-                tx.send(Ok((job.fen.clone(), m.clone(), row)))
-                    .map_err(|_| "stopped".to_string())?;
+                let row = Row { best: best.clone(), loss, depth: d.min(dm) };
+                tx.send(Ok((job.fen.clone(), m.clone(), row))).map_err(|_| "stopped".to_string())?;
             }
             Ok(())
         });
@@ -1141,12 +929,7 @@ fn check(depth: u32, tolerance: i32, jobs: usize, stockfish: &Path) -> Result {
         for msg in pool.results.iter() {
             match msg {
                 Ok((fen, m, row)) => {
-                    writeln!(
-                        file,
-                        "{fen}\t{m}\t{}\t{}\t{}",
-                        row.best, row.loss, row.depth
-                    )
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                    writeln!(file, "{fen}\t{m}\t{}\t{}\t{}", row.best, row.loss, row.depth).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
                     file.flush().ok();
                     done += 1;
                     if row.loss > tolerance || done % 50 == 0 || done == todo {
@@ -1156,11 +939,7 @@ fn check(depth: u32, tolerance: i32, jobs: usize, stockfish: &Path) -> Result {
                             secs,
                             secs / done as f64 * (todo - done) as f64,
                             row.loss,
-                            if row.loss > tolerance {
-                                "  <-- over tolerance"
-                            } else {
-                                ""
-                            }
+                            if row.loss > tolerance { "  <-- over tolerance" } else { "" }
                         );
                     }
                     rows.insert((fen, m), row);
@@ -1182,10 +961,7 @@ fn check(depth: u32, tolerance: i32, jobs: usize, stockfish: &Path) -> Result {
     let mut lines: Vec<String> = Vec::new();
     for e in &all {
         if let Some(r) = rows.get(&(e.fen.clone(), e.uci.clone())) {
-            lines.push(format!(
-                "{}\t{}\t{}\t{}\t{}",
-                e.fen, e.uci, r.best, r.loss, r.depth
-            ));
+            lines.push(format!("{}\t{}\t{}\t{}\t{}", e.fen, e.uci, r.best, r.loss, r.depth));
         }
     }
     lines.sort();
@@ -1211,27 +987,14 @@ fn check(depth: u32, tolerance: i32, jobs: usize, stockfish: &Path) -> Result {
     }
     for (e, r) in &bad {
         let best = best_san(&e.fen, &r.best);
-        println!(
-            "  line {}: {}  loses {} cp (best {best})",
-            e.line,
-            e.path.join(" "),
-            r.loss
-        );
+        println!("  line {}: {}  loses {} cp (best {best})", e.line, e.path.join(" "), r.loss);
     }
-    Err(format!(
-        "{} book moves lose more than {tolerance} cp, {shallow} unchecked at depth {depth}",
-        bad.len()
-    ))
+    Err(format!("{} book moves lose more than {tolerance} cp, {shallow} unchecked at depth {depth}", bad.len()))
 }
 
 fn best_san(fen: &str, uci: &str) -> String {
-    let pos: Option<Chess> = fen
-        .parse::<Fen>()
-        .ok()
-        .and_then(|f| f.into_position(shakmaty::CastlingMode::Standard).ok());
-    let m = pos
-        .as_ref()
-        .and_then(|p| UciMove::from_ascii(uci.as_bytes()).ok()?.to_move(p).ok());
+    let pos: Option<Chess> = fen.parse::<Fen>().ok().and_then(|f| f.into_position(shakmaty::CastlingMode::Standard).ok());
+    let m = pos.as_ref().and_then(|p| UciMove::from_ascii(uci.as_bytes()).ok()?.to_move(p).ok());
     match (pos, m) {
         (Some(p), Some(m)) => SanPlus::from_move(p, m).to_string(),
         _ => uci.to_string(),
@@ -1246,10 +1009,7 @@ mod tests {
     fn committed_blob_is_built_from_the_source() {
         let (tree, blob) = build_blob().unwrap();
         let committed = std::fs::read(blob_path()).expect("assets/book.bin is committed");
-        assert!(
-            committed == blob,
-            "assets/book.bin is stale: run `cargo xtask book build` and commit it"
-        );
+        assert!(committed == blob, "assets/book.bin is stale: run `cargo xtask book build` and commit it");
         assert!(tree.moves() >= 3000, "{} moves", tree.moves());
         assert!(blob.len() <= MAX_BYTES);
     }
@@ -1261,13 +1021,7 @@ mod tests {
 
     #[test]
     fn encodes_a_small_tree_in_pre_order() {
-        let t = parse(
-            "t",
-            "e4 e5 Nf3 {3}\ne4 c5\nd4 d5 c4\nNf3 {1}\ne4 e5 O-O\n"
-                .replace("O-O\n", "\n")
-                .as_str(),
-        )
-        .unwrap();
+        let t = parse("t", "e4 e5 Nf3 {3}\ne4 c5\nd4 d5 c4\nNf3 {1}\ne4 e5 O-O\n".replace("O-O\n", "\n").as_str()).unwrap();
         assert_eq!(t.moves(), 8);
         // Nothing here needs a code other than the file.
         let codes = choose_codes("t", &t.conflicts()).unwrap();
@@ -1285,11 +1039,8 @@ mod tests {
         assert_eq!(records[2], (21 | 6 << 6) | last | w(3)); // Nf3, only child
         assert_eq!(records[3], (34 | 2 << 6) | last | w(2)); // c5
         assert_eq!(records.last().copied(), Some((21 | 6 << 6) | last | w(1))); // 1.Nf3, last first move
-                                                                                // The bitstream itself: e2e4's record is the low 13 bits right after the table.
-        assert_eq!(
-            u16::from_le_bytes([blob[24], blob[25]]) & 0x1fff,
-            records[0]
-        );
+        // The bitstream itself: e2e4's record is the low 13 bits right after the table.
+        assert_eq!(u16::from_le_bytes([blob[24], blob[25]]) & 0x1fff, records[0]);
         assert_eq!(blob[0] & 7, 0, "a1 has code 0");
         assert_eq!(blob[2] >> 5, 7, "h1 (square 7) has code 7, bits 21-23");
         let back = decode(&blob).unwrap();
@@ -1297,21 +1048,12 @@ mod tests {
         assert_eq!(depths, [0, 1, 2, 1, 0, 1, 2, 0]);
         assert_eq!((back[6].1, back[6].2, back[6].3), (2, 26, 2)); // c2c4: from code 2 (c-file), to c4, weight 2
         assert!(decode(&blob[..blob.len() - 2]).is_err(), "truncated");
-        assert!(
-            decode(&pack(&codes, &records[..7])).is_err(),
-            "the tree is cut short"
-        );
-        assert!(
-            decode(&pack(&codes, &[&records[..], &records[..]].concat())).is_err(),
-            "trailing data"
-        );
+        assert!(decode(&pack(&codes, &records[..7])).is_err(), "the tree is cut short");
+        assert!(decode(&pack(&codes, &[&records[..], &records[..]].concat())).is_err(), "trailing data");
         let mut bad = blob.clone();
         *bad.last_mut().unwrap() = 1;
         assert!(decode(&bad).is_err(), "a pad byte that is not zero");
-        assert!(
-            decode(&[blob.clone(), vec![0]].concat()).is_err(),
-            "a byte too many"
-        );
+        assert!(decode(&[blob.clone(), vec![0]].concat()).is_err(), "a byte too many");
     }
 
     #[test]
@@ -1324,8 +1066,7 @@ mod tests {
         // Independently: record i is bits 13 i .. 13 i + 12 after the table.
         for (i, &r) in records.iter().enumerate() {
             let bit = 8 * CODES_BYTES + 13 * i;
-            let v = u32::from_le_bytes([blob[bit / 8], blob[bit / 8 + 1], blob[bit / 8 + 2], 0])
-                >> (bit % 8);
+            let v = u32::from_le_bytes([blob[bit / 8], blob[bit / 8 + 1], blob[bit / 8 + 2], 0]) >> (bit % 8);
             assert_eq!(v as u16 & 0x1fff, r, "record {i}");
         }
     }
@@ -1339,18 +1080,8 @@ mod tests {
         // have one key: the check names the line, both moves and the position.
         let t = parse("tiny.txt", TWO_ROOKS).unwrap();
         let e = t.check_keys("tiny.txt", &file_codes()).err().unwrap();
-        assert!(
-            e.contains("tiny.txt:1")
-                && e.contains("R1a2")
-                && e.contains("a1a2")
-                && e.contains("R3a2")
-                && e.contains("a3a2"),
-            "{e}"
-        );
-        assert!(
-            e.contains("after a4 h5 h4 a6 Rh3 b6 Rha3 c6") && e.contains("FEN"),
-            "{e}"
-        );
+        assert!(e.contains("tiny.txt:1") && e.contains("R1a2") && e.contains("a1a2") && e.contains("R3a2") && e.contains("a3a2"), "{e}");
+        assert!(e.contains("after a4 h5 h4 a6 Rh3 b6 Rha3 c6") && e.contains("FEN"), "{e}");
         // The same in the real book: Re1 and Ne1 after 5.O-O Be7 (both from the f-file).
         let t = parse("book.txt", "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1\n").unwrap();
         let e = t.check_keys("book.txt", &file_codes()).unwrap_err();
@@ -1386,19 +1117,13 @@ mod tests {
         used.dedup();
         assert_eq!(used.len(), 8);
         // An empty book is refused too.
-        assert!(encode_source("book.txt", "# nothing\n")
-            .err()
-            .unwrap()
-            .contains("no moves"));
+        assert!(encode_source("book.txt", "# nothing\n").err().unwrap().contains("no moves"));
     }
 
     #[test]
     fn reports_bad_moves_with_line_numbers() {
         let e = parse("book.txt", "e4 e5\ne4 e5 Ke3\n").err().unwrap();
-        assert!(
-            e.contains("book.txt:2") && e.contains("Ke3") && e.contains("illegal"),
-            "{e}"
-        );
+        assert!(e.contains("book.txt:2") && e.contains("Ke3") && e.contains("illegal"), "{e}");
         let e = parse("book.txt", "Nf3 d5 d3 e5 Nd2\n").err().unwrap();
         assert!(e.contains("book.txt:1") && e.contains("ambiguous"), "{e}");
         let e = parse("book.txt", "e4 {2} e5\ne4 {3}\n").err().unwrap();
@@ -1418,3 +1143,4 @@ mod tests {
         assert_eq!(t.moves(), 7);
     }
 }
+

@@ -19,44 +19,20 @@ pub fn build() -> Result<PathBuf> {
     crate::setup::ensure(crate::setup::Scope::Build, false)?;
     println!("== firmware: building the AVR image (nightly, avr-none, atmega644, profile avr)");
     if !crate::util::have("avr-gcc") {
-        return Err(
-            "avr-gcc not found: the firmware is linked by avr-gcc.\n  fix: cargo xtask setup"
-                .into(),
-        );
+        return Err("avr-gcc not found: the firmware is linked by avr-gcc.\n  fix: cargo xtask setup".into());
     }
     let mut cmd = Command::new("rustup");
-    cmd.args([
-        "run",
-        "nightly",
-        "cargo",
-        "build",
-        "-p",
-        "firmware",
-        "--features",
-        "avr",
-        "--bin",
-        "prodigy",
-    ])
-    .args([
-        "--target",
-        "avr-none",
-        "-Z",
-        "build-std=core",
-        "--profile",
-        "avr",
-    ])
-    // The outer `cargo xtask` runs on stable; do not leak its choices inward.
-    .env_remove("RUSTUP_TOOLCHAIN")
-    .env_remove("RUSTC")
-    .env_remove("RUSTC_WRAPPER")
-    .env_remove("CARGO");
+    cmd.args(["run", "nightly", "cargo", "build", "-p", "firmware", "--features", "avr", "--bin", "prodigy"])
+        .args(["--target", "avr-none", "-Z", "build-std=core", "--profile", "avr"])
+        // The outer `cargo xtask` runs on stable; do not leak its choices inward.
+        .env_remove("RUSTUP_TOOLCHAIN")
+        .env_remove("RUSTC")
+        .env_remove("RUSTC_WRAPPER")
+        .env_remove("CARGO");
     run(&mut cmd)?;
     let elf = elf_path();
     if !elf.exists() {
-        return Err(format!(
-            "the build succeeded but {} is missing",
-            elf.display()
-        ));
+        return Err(format!("the build succeeded but {} is missing", elf.display()));
     }
     Ok(elf)
 }
@@ -68,16 +44,10 @@ pub fn build_and_report() -> Result<Firmware> {
     println!("firmware: {}", elf.display());
     print!("{}", size.table());
     if size.flash() > FLASH_BYTES {
-        return Err(format!(
-            "flash budget exceeded: {} > {FLASH_BYTES} B",
-            size.flash()
-        ));
+        return Err(format!("flash budget exceeded: {} > {FLASH_BYTES} B", size.flash()));
     }
     if size.static_ram() > SRAM_BYTES {
-        return Err(format!(
-            "static RAM budget exceeded: {} > {SRAM_BYTES} B",
-            size.static_ram()
-        ));
+        return Err(format!("static RAM budget exceeded: {} > {SRAM_BYTES} B", size.static_ram()));
     }
     Ok(Firmware { elf })
 }

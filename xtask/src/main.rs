@@ -16,10 +16,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(
-    name = "cargo xtask",
-    about = "Build, test and benchmark the Chess Prodigy workspace"
-)]
+#[command(name = "cargo xtask", about = "Build, test and benchmark the Chess Prodigy workspace")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -84,10 +81,7 @@ fn main() -> ExitCode {
         Command::Play { args } => firmware::build_and_report().and_then(|fw| {
             let mut cmd = vec!["play".to_string(), fw.elf.display().to_string()];
             cmd.extend(args);
-            util::cargo_host(
-                &["run", "--release", "--quiet", "-p", "board-sim", "--"],
-                &cmd,
-            )
+            util::cargo_host(&["run", "--release", "--quiet", "-p", "board-sim", "--"], &cmd)
         }),
         Command::Test => test::run(),
         Command::Ram { update_baseline } => ram::run(update_baseline),

@@ -103,17 +103,9 @@ impl Search {
 impl Rig {
     /// The board powered on with `elf`; nothing run yet.
     pub fn new(elf: &[u8]) -> Result<Rig> {
-        let board = Board::from_elf(elf, CLOCK_HZ)
-            .map_err(|e| format!("the emulator cannot load the firmware: {e}"))?;
-        let serial = RigSerial {
-            inner: BoardSerial::new(board),
-            profile: None,
-        };
-        Ok(Rig {
-            link: Link::new(serial),
-            heard: Vec::new(),
-            notes: Vec::new(),
-        })
+        let board = Board::from_elf(elf, CLOCK_HZ).map_err(|e| format!("the emulator cannot load the firmware: {e}"))?;
+        let serial = RigSerial { inner: BoardSerial::new(board), profile: None };
+        Ok(Rig { link: Link::new(serial), heard: Vec::new(), notes: Vec::new() })
     }
 
     pub fn board(&mut self) -> &mut Board {
@@ -148,23 +140,15 @@ impl Rig {
         let end = self.cycles() + self.link.ms_to_cycles(BOOT_MS);
         while !self.link.serial.receiver_enabled() {
             if !self.link.pump(end).map_err(|e| self.dead(e, "booting"))? {
-                return Err(format!(
-                    "the firmware did not enable its serial receiver within {BOOT_MS} ms"
-                ));
+                return Err(format!("the firmware did not enable its serial receiver within {BOOT_MS} ms"));
             }
         }
         self.link.send_line("ping");
-        self.wait_for_line(BOOT_MS, "booting (ping)", |l| l == "pong")
-            .map(|_| ())
+        self.wait_for_line(BOOT_MS, "booting (ping)", |l| l == "pong").map(|_| ())
     }
 
     /// Reads lines until one satisfies `done` (returned); the others are kept in `heard`.
-    fn wait_for_line(
-        &mut self,
-        budget_ms: u64,
-        doing: &str,
-        done: impl Fn(&str) -> bool,
-    ) -> Result<String> {
+    fn wait_for_line(&mut self, budget_ms: u64, doing: &str, done: impl Fn(&str) -> bool) -> Result<String> {
         let end = self.cycles() + self.link.ms_to_cycles(budget_ms);
         loop {
             let left = end.saturating_sub(self.cycles());
@@ -180,11 +164,7 @@ impl Rig {
     /// `fen ...`); a stray `pong` is skipped.
     pub fn ask(&mut self, line: &str) -> Result<String> {
         self.link.send_line(line);
-        self.wait_for_line(
-            REQUEST_MS,
-            &format!("waiting for the answer to `{line}`"),
-            |l| l != "pong" && !l.starts_with("info "),
-        )
+        self.wait_for_line(REQUEST_MS, &format!("waiting for the answer to `{line}`"), |l| l != "pong" && !l.starts_with("info "))
     }
 
     /// A request that must be answered `ok`.
@@ -206,12 +186,7 @@ impl Rig {
     /// `bestmove` charged to its PC in `profile` (so its total is the
     /// search's [`Search::cycles`], cycle for cycle the same run as `go`'s).
     /// The board runs one instruction at a time: about 10x slower.
-    pub fn go_profiled(
-        &mut self,
-        args: &str,
-        budget_ms: u64,
-        profile: &mut PcProfile,
-    ) -> Result<Search> {
+    pub fn go_profiled(&mut self, args: &str, budget_ms: u64, profile: &mut PcProfile) -> Result<Search> {
         self.link.serial.profile = Some(std::mem::take(profile));
         let search = self.go(args, budget_ms);
         *profile = self.link.serial.profile.take().expect("profiling was on");
@@ -222,12 +197,7 @@ impl Rig {
     pub fn start_go(&mut self, line: &str) -> Search {
         let sent = self.cycles();
         self.link.send_line(line);
-        Search {
-            infos: Vec::new(),
-            bestmove: String::new(),
-            sent,
-            done: sent,
-        }
+        Search { infos: Vec::new(), bestmove: String::new(), sent, done: sent }
     }
 
     /// Reads the `info` lines of a search started with [`Rig::start_go`] up
@@ -236,17 +206,13 @@ impl Rig {
         let end = self.cycles() + self.link.ms_to_cycles(budget_ms);
         loop {
             let left = end.saturating_sub(self.cycles());
-            let answer = self
-                .link
-                .read_line(left)
-                .map_err(|e| self.dead(e, &format!("searching (`{line}`)")))?;
+            let answer = self.link.read_line(left).map_err(|e| self.dead(e, &format!("searching (`{line}`)")))?;
             if let Some(mv) = answer.strip_prefix("bestmove ") {
                 search.bestmove = mv.split_whitespace().next().unwrap_or("").to_string();
                 search.done = self.cycles();
                 return Ok(search);
             } else if answer.starts_with("info ") {
-                let mut info = Info::parse(&answer)
-                    .ok_or_else(|| format!("unreadable info line `{answer}`"))?;
+                let mut info = Info::parse(&answer).ok_or_else(|| format!("unreadable info line `{answer}`"))?;
                 info.at = self.cycles();
                 search.infos.push(info);
             } else if answer.starts_with("error") {
@@ -294,11 +260,7 @@ pub struct RigSerial {
 /// overshoot `end`): the same run as [`BoardSerial::run_until`]'s, cycle for
 /// cycle. A sleeping CPU is charged one cycle at a time to the instruction
 /// after its SLEEP.
-fn step_until(
-    serial: &mut BoardSerial,
-    end: u64,
-    profile: &mut PcProfile,
-) -> std::result::Result<(), String> {
+fn step_until(serial: &mut BoardSerial, end: u64, profile: &mut PcProfile) -> std::result::Result<(), String> {
     let board = &mut serial.board;
     while board.avr.cycles() < end {
         let pc = board.avr.pc();
@@ -356,12 +318,7 @@ pub fn read_epd(text: &str) -> Vec<(String, String)> {
             if fields.len() < 4 {
                 return None;
             }
-            let id = l
-                .split("id \"")
-                .nth(1)
-                .and_then(|s| s.split('"').next())
-                .unwrap_or("")
-                .to_string();
+            let id = l.split("id \"").nth(1).and_then(|s| s.split('"').next()).unwrap_or("").to_string();
             Some((format!("{} 0 1", fields.join(" ")), id))
         })
         .collect()
@@ -373,13 +330,8 @@ mod tests {
 
     #[test]
     fn info_lines_parse() {
-        let i =
-            Info::parse("info depth 5 seldepth 11 score cp -23 nodes 12345 time 6789 pv e2e4 e7e5")
-                .unwrap();
-        assert_eq!(
-            (i.depth, i.seldepth, i.nodes, i.time_ms),
-            (5, 11, 12345, 6789)
-        );
+        let i = Info::parse("info depth 5 seldepth 11 score cp -23 nodes 12345 time 6789 pv e2e4 e7e5").unwrap();
+        assert_eq!((i.depth, i.seldepth, i.nodes, i.time_ms), (5, 11, 12345, 6789));
         let i = Info::parse("info depth 3 seldepth 3 score mate -2 nodes 10 time 0 pv").unwrap();
         assert_eq!(i.depth, 3);
         assert!(Info::parse("bestmove e2e4").is_none());
@@ -388,12 +340,6 @@ mod tests {
     #[test]
     fn epd_lines_become_fens() {
         let p = read_epd("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - id \"x y\";\n\n");
-        assert_eq!(
-            p,
-            vec![(
-                "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".to_string(),
-                "x y".to_string()
-            )]
-        );
+        assert_eq!(p, vec![("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".to_string(), "x y".to_string())]);
     }
 }

@@ -12,10 +12,7 @@ const BUILD_PACKAGES: &[(&str, &str)] = &[
 
 /// Only the tests and benchmarks need these.
 const TEST_PACKAGES: &[(&str, &str)] = &[
-    (
-        "simavr",
-        "reference emulator for differential tests and benchmarks",
-    ),
+    ("simavr", "reference emulator for differential tests and benchmarks"),
     ("libsimavr-dev", "simavr headers"),
     ("gdb-avr", "avr-gdb for the debugger-protocol test"),
 ];
@@ -50,14 +47,7 @@ pub fn ensure(scope: Scope, check_only: bool) -> Result {
 }
 
 fn ensure_now(scope: Scope, check_only: bool) -> Result {
-    println!(
-        "== setup: checking the toolchain{}",
-        if scope == Scope::Test {
-            " and test oracles"
-        } else {
-            ""
-        }
-    );
+    println!("== setup: checking the toolchain{}", if scope == Scope::Test { " and test oracles" } else { "" });
     let mut missing_rust = Vec::new();
     if !nightly_installed() {
         return Err("the `nightly` Rust toolchain is not installed; the firmware needs it.\n  fix: rustup toolchain install nightly --profile minimal".into());
@@ -69,13 +59,7 @@ fn ensure_now(scope: Scope, check_only: bool) -> Result {
         if check_only {
             println!("missing: rust-src for nightly (fix: rustup component add rust-src --toolchain nightly)");
         } else {
-            sh(Command::new("rustup").args([
-                "component",
-                "add",
-                "rust-src",
-                "--toolchain",
-                "nightly",
-            ]))?;
+            sh(Command::new("rustup").args(["component", "add", "rust-src", "--toolchain", "nightly"]))?;
         }
     } else {
         println!("ok: nightly toolchain with rust-src");
@@ -83,17 +67,9 @@ fn ensure_now(scope: Scope, check_only: bool) -> Result {
 
     let wanted: Vec<(&str, &str)> = match scope {
         Scope::Build => BUILD_PACKAGES.to_vec(),
-        Scope::Test => BUILD_PACKAGES
-            .iter()
-            .chain(TEST_PACKAGES)
-            .copied()
-            .collect(),
+        Scope::Test => BUILD_PACKAGES.iter().chain(TEST_PACKAGES).copied().collect(),
     };
-    let missing: Vec<&str> = wanted
-        .iter()
-        .filter(|(p, _)| !deb_installed(p))
-        .map(|(p, _)| *p)
-        .collect();
+    let missing: Vec<&str> = wanted.iter().filter(|(p, _)| !deb_installed(p)).map(|(p, _)| *p).collect();
     for (p, why) in &wanted {
         let state = if missing.contains(p) { "missing" } else { "ok" };
         println!("{state}: {p} ({why})");
@@ -122,21 +98,13 @@ fn install(missing: &[&str], check_only: bool) -> Result {
         return Err(format!("packages missing; fix: {install}"));
     }
     if !is_root() {
-        return Err(format!(
-            "packages missing and not running as root; fix: sudo sh -c '{install}'"
-        ));
+        return Err(format!("packages missing and not running as root; fix: sudo sh -c '{install}'"));
     }
     if !have("apt-get") {
-        return Err(format!(
-            "packages missing and no apt-get here; install: {}",
-            missing.join(" ")
-        ));
+        return Err(format!("packages missing and no apt-get here; install: {}", missing.join(" ")));
     }
     sh(Command::new("apt-get").arg("update").arg("-qq"))?;
-    sh(Command::new("apt-get")
-        .env("DEBIAN_FRONTEND", "noninteractive")
-        .args(["install", "-y", "-qq"])
-        .args(missing))?;
+    sh(Command::new("apt-get").env("DEBIAN_FRONTEND", "noninteractive").args(["install", "-y", "-qq"]).args(missing))?;
     Ok(())
 }
 
@@ -152,11 +120,7 @@ fn rust_src_installed() -> bool {
     Command::new("rustup")
         .args(["component", "list", "--toolchain", "nightly", "--installed"])
         .output()
-        .map(|o| {
-            String::from_utf8_lossy(&o.stdout)
-                .lines()
-                .any(|l| l.starts_with("rust-src"))
-        })
+        .map(|o| String::from_utf8_lossy(&o.stdout).lines().any(|l| l.starts_with("rust-src")))
         .unwrap_or(false)
 }
 
@@ -169,9 +133,5 @@ fn deb_installed(package: &str) -> bool {
 }
 
 fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-        .unwrap_or(false)
+    Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
 }

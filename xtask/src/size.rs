@@ -20,26 +20,17 @@ pub struct SizeReport {
 
 impl SizeReport {
     pub fn from_file(path: &Path) -> Result<Self> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         Self::from_elf(&bytes).map_err(|e| format!("{}: {e}", path.display()))
     }
 
     pub fn from_elf(bytes: &[u8]) -> Result<Self> {
         let file = object::File::parse(bytes).map_err(|e| format!("not an ELF file: {e}"))?;
         if file.architecture() != object::Architecture::Avr {
-            return Err(format!(
-                "not an AVR ELF (architecture {:?})",
-                file.architecture()
-            ));
+            return Err(format!("not an AVR ELF (architecture {:?})", file.architecture()));
         }
         let size_of = |name: &str| file.section_by_name(name).map(|s| s.size()).unwrap_or(0);
-        Ok(SizeReport {
-            text: size_of(".text"),
-            data: size_of(".data"),
-            bss: size_of(".bss"),
-            noinit: size_of(".noinit"),
-        })
+        Ok(SizeReport { text: size_of(".text"), data: size_of(".data"), bss: size_of(".bss"), noinit: size_of(".noinit") })
     }
 
     /// Flash used: code and tables plus the initial image of `.data`.
@@ -80,19 +71,12 @@ mod tests {
 
     #[test]
     fn rejects_non_elf_input() {
-        assert!(SizeReport::from_elf(b"definitely not an elf")
-            .unwrap_err()
-            .contains("not an ELF"));
+        assert!(SizeReport::from_elf(b"definitely not an elf").unwrap_err().contains("not an ELF"));
     }
 
     #[test]
     fn totals_add_up() {
-        let r = SizeReport {
-            text: 1000,
-            data: 20,
-            bss: 300,
-            noinit: 4,
-        };
+        let r = SizeReport { text: 1000, data: 20, bss: 300, noinit: 4 };
         assert_eq!(r.flash(), 1020);
         assert_eq!(r.static_ram(), 324);
         assert!(r.table().contains("static RAM"));

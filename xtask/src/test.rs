@@ -11,15 +11,7 @@ pub fn run() -> Result {
     // One build in the `ci` profile (optimised, with overflow checks) runs the
     // unit tests and the slow, #[ignore]d end-to-end and deep perft tests.
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cmd.args([
-        "test",
-        "--workspace",
-        "--profile",
-        "ci",
-        "--",
-        "--include-ignored",
-    ])
-    .env("PRODIGY_ELF", &fw.elf);
+    cmd.args(["test", "--workspace", "--profile", "ci", "--", "--include-ignored"]).env("PRODIGY_ELF", &fw.elf);
     sh(&mut cmd)?;
     println!("== test: all passed");
     Ok(())

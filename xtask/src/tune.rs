@@ -102,49 +102,12 @@ pub enum Action {
 
 pub fn run(action: Action) -> Result {
     match action {
-        Action::Positions {
-            pgn,
-            out,
-            depth,
-            every,
-            max,
-            jobs,
-            stockfish,
-            results,
-        } => positions(
-            &pgn,
-            &out,
-            depth,
-            every.max(1),
-            max,
-            jobs.max(1),
-            &stockfish,
-            results,
-        ),
-        Action::Fit {
-            data,
-            rounds,
-            steps,
-            lambda,
-            k,
-            results,
-            scale,
-            jobs,
-            only,
-            fixed,
-        } => {
+        Action::Positions { pgn, out, depth, every, max, jobs, stockfish, results } => {
+            positions(&pgn, &out, depth, every.max(1), max, jobs.max(1), &stockfish, results)
+        }
+        Action::Fit { data, rounds, steps, lambda, k, results, scale, jobs, only, fixed } => {
             let free = free_weights(&only, &fixed)?;
-            fit(
-                &data,
-                &free,
-                rounds,
-                steps,
-                lambda,
-                k,
-                results,
-                scale,
-                jobs.max(1),
-            )
+            fit(&data, &free, rounds, steps, lambda, k, results, scale, jobs.max(1))
         }
     }
 }
@@ -162,10 +125,7 @@ fn pgn_games(text: &str, path: &Path) -> Result<Vec<Game>> {
         let line = line.trim();
         if line.starts_with('[') {
             if line.starts_with("[FEN ") {
-                return Err(format!(
-                    "{}: games from a FEN are not supported",
-                    path.display()
-                ));
+                return Err(format!("{}: games from a FEN are not supported", path.display()));
             }
             if !moves.is_empty() {
                 games.push((std::mem::take(&mut moves), result.take()));
@@ -204,9 +164,7 @@ fn pgn_games(text: &str, path: &Path) -> Result<Vec<Game>> {
 /// than it says, and those positions taught the fit a tempo of -41.
 fn quiet_for_both(fen: &str) -> bool {
     let no_winning_capture = |fen: &str| {
-        let Ok(pos) = Position::from_fen(fen.as_bytes()) else {
-            return false;
-        };
+        let Ok(pos) = Position::from_fen(fen.as_bytes()) else { return false };
         let mut gen = MoveGen::new();
         while let Some(m) = gen.next_legal(&pos) {
             if m.is_capture() && firmware::engine::see(&pos, m) > 0 {
@@ -219,12 +177,7 @@ fn quiet_for_both(fen: &str) -> bool {
     if f.len() < 4 {
         return false;
     }
-    let other = format!(
-        "{} {} {} - 0 1",
-        f[0],
-        if f[1] == "w" { "b" } else { "w" },
-        f[2]
-    );
+    let other = format!("{} {} {} - 0 1", f[0], if f[1] == "w" { "b" } else { "w" }, f[2]);
     no_winning_capture(fen) && no_winning_capture(&other)
 }
 
@@ -234,16 +187,7 @@ fn board_key(fen: &str) -> String {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn positions(
-    pgns: &[PathBuf],
-    out: &Path,
-    depth: u32,
-    every: usize,
-    max: usize,
-    jobs: usize,
-    stockfish: &Path,
-    results: bool,
-) -> Result {
+fn positions(pgns: &[PathBuf], out: &Path, depth: u32, every: usize, max: usize, jobs: usize, stockfish: &Path, results: bool) -> Result {
     let mut seen: HashSet<String> = HashSet::new();
     if let Ok(text) = std::fs::read_to_string(out) {
         for l in text.lines() {
@@ -255,8 +199,7 @@ fn positions(
     let already = seen.len();
     let mut todo: Vec<(String, Option<f64>)> = Vec::new();
     'files: for path in pgns {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         for (g, (game, white_score)) in pgn_games(&text, path)?.iter().enumerate() {
             if results && white_score.is_none() {
                 continue;
@@ -268,22 +211,14 @@ fn positions(
                     .parse::<San>()
                     .ok()
                     .and_then(|s| s.to_move(&pos).ok())
-                    .ok_or_else(|| {
-                        format!(
-                            "{}: game {}: illegal or unreadable move {san} at ply {}",
-                            path.display(),
-                            g + 1,
-                            ply + 1
-                        )
-                    })?;
+                    .ok_or_else(|| format!("{}: game {}: illegal or unreadable move {san} at ply {}", path.display(), g + 1, ply + 1))?;
                 // (Requiring also that the move played be quiet kept the
                 // positions where the side to move had nothing forcing to
                 // play, and the fit's tempo came out at -17.)
                 if ply >= 16 && (ply + g) % every == 0 && !pos.is_check() {
                     let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
                     if quiet_for_both(&fen) && seen.insert(board_key(&fen)) {
-                        let score =
-                            white_score.map(|w| if pos.turn().is_white() { w } else { 1.0 - w });
+                        let score = white_score.map(|w| if pos.turn().is_white() { w } else { 1.0 - w });
                         todo.push((fen, score));
                         if todo.len() >= max {
                             break 'files;
@@ -301,25 +236,12 @@ fn positions(
         .map_err(|e| format!("cannot open {}: {e}", out.display()))?;
     if results {
         for (fen, score) in &todo {
-            writeln!(
-                file,
-                "{fen}\t{}",
-                score.expect("games without a result are skipped")
-            )
-            .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+            writeln!(file, "{fen}\t{}", score.expect("games without a result are skipped")).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
         }
-        println!(
-            "positions: {already} already in {}, {} new appended with their game's result",
-            out.display(),
-            todo.len()
-        );
+        println!("positions: {already} already in {}, {} new appended with their game's result", out.display(), todo.len());
         return Ok(());
     }
-    println!(
-        "positions: {already} already in {}, {} new to score at depth {depth} ({jobs} Stockfish)",
-        out.display(),
-        todo.len()
-    );
+    println!("positions: {already} already in {}, {} new to score at depth {depth} ({jobs} Stockfish)", out.display(), todo.len());
     if todo.is_empty() {
         return Ok(());
     }
@@ -334,8 +256,7 @@ fn positions(
     for r in pool.results.iter() {
         match r {
             Ok((fen, cp)) => {
-                writeln!(file, "{fen}\t{cp}")
-                    .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+                writeln!(file, "{fen}\t{cp}").map_err(|e| format!("cannot write {}: {e}", out.display()))?;
                 done += 1;
                 if done % 1000 == 0 {
                     println!("  {done}/{total}");
@@ -360,34 +281,24 @@ struct Sample {
 
 /// `results`: the labels are game results (0, 0.5, 1), not centipawns.
 fn load(data: &Path, results: bool) -> Result<Vec<Sample>> {
-    let text = std::fs::read_to_string(data)
-        .map_err(|e| format!("cannot read {}: {e}", data.display()))?;
+    let text = std::fs::read_to_string(data).map_err(|e| format!("cannot read {}: {e}", data.display()))?;
     let mut out = Vec::new();
     for (i, l) in text.lines().enumerate() {
-        let what = if results {
-            "a result (0, 0.5 or 1)"
-        } else {
-            "centipawns"
-        };
+        let what = if results { "a result (0, 0.5 or 1)" } else { "centipawns" };
         let bad = || format!("{}:{}: expected FEN<TAB>{what}", data.display(), i + 1);
         let (fen, label) = l.split_once('\t').ok_or_else(bad)?;
         let score: f64 = label.trim().parse().map_err(|_| bad())?;
         if results && !(0.0..=1.0).contains(&score) || !results && score.fract() != 0.0 {
             return Err(bad());
         }
-        let pos = Position::from_fen(fen.as_bytes())
-            .map_err(|e| format!("{}:{}: bad FEN: {e:?}", data.display(), i + 1))?;
+        let pos = Position::from_fen(fen.as_bytes()).map_err(|e| format!("{}:{}: bad FEN: {e:?}", data.display(), i + 1))?;
         // Mates and lost causes teach the weights nothing.
         if results || score.abs() <= 2000.0 {
             out.push(Sample { pos, score });
         }
     }
     if out.len() < 100 {
-        return Err(format!(
-            "{}: only {} usable positions",
-            data.display(),
-            out.len()
-        ));
+        return Err(format!("{}: only {} usable positions", data.display(), out.len()));
     }
     Ok(out)
 }
@@ -402,26 +313,14 @@ fn evaluate_all(samples: &[Sample], jobs: usize) -> Vec<f64> {
     std::thread::scope(|s| {
         let parts: Vec<_> = samples
             .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    part.iter()
-                        .map(|x| firmware::engine::eval(&x.pos) as f64)
-                        .collect::<Vec<f64>>()
-                })
-            })
+            .map(|part| s.spawn(move || part.iter().map(|x| firmware::engine::eval(&x.pos) as f64).collect::<Vec<f64>>()))
             .collect();
-        parts
-            .into_iter()
-            .flat_map(|h| h.join().expect("evaluation thread"))
-            .collect()
+        parts.into_iter().flat_map(|h| h.join().expect("evaluation thread")).collect()
     })
 }
 
 fn loss(evals: &[f64], targets: &[f64], idx: &[usize], k: f64) -> f64 {
-    idx.iter()
-        .map(|&i| (sigmoid(evals[i], k) - targets[i]).powi(2))
-        .sum::<f64>()
-        / idx.len() as f64
+    idx.iter().map(|&i| (sigmoid(evals[i], k) - targets[i]).powi(2)).sum::<f64>() / idx.len() as f64
 }
 
 /// A weight's bounds: table entries are signed bytes in flash.
@@ -437,9 +336,7 @@ fn bounds(i: usize) -> (f64, f64) {
 fn free_weights(only: &[String], fixed: &[String]) -> Result<Vec<bool>> {
     let known = |n: &String| (0..live::COUNT).any(|i| live::name(i).0 == n);
     if let Some(bad) = only.iter().chain(fixed).find(|n| !known(n)) {
-        return Err(format!(
-            "no weight or table is called {bad} (see firmware/src/engine/weights.rs)"
-        ));
+        return Err(format!("no weight or table is called {bad} (see firmware/src/engine/weights.rs)"));
     }
     let free: Vec<bool> = (0..live::COUNT)
         .map(|i| {
@@ -454,22 +351,9 @@ fn free_weights(only: &[String], fixed: &[String]) -> Result<Vec<bool>> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn fit(
-    data: &Path,
-    free: &[bool],
-    rounds: usize,
-    steps: usize,
-    lambda: f64,
-    k: Option<f64>,
-    results: bool,
-    scale: Option<f64>,
-    jobs: usize,
-) -> Result {
+fn fit(data: &Path, free: &[bool], rounds: usize, steps: usize, lambda: f64, k: Option<f64>, results: bool, scale: Option<f64>, jobs: usize) -> Result {
     let positive = |v: f64| v.is_finite() && v > 0.0;
-    if k.is_some_and(|k| !positive(k))
-        || scale.is_some_and(|s| !positive(s))
-        || !(lambda.is_finite() && lambda >= 0.0)
-    {
+    if k.is_some_and(|k| !positive(k)) || scale.is_some_and(|s| !positive(s)) || !(lambda.is_finite() && lambda >= 0.0) {
         return Err("--k and --scale must be positive, --lambda not negative".into());
     }
     let samples = load(data, results)?;
@@ -487,12 +371,7 @@ fn fit(
         // Results: K is what relates the evaluation to the winning chances.
         let targets: Vec<f64> = samples.iter().map(|x| x.score).collect();
         let k = k.unwrap_or_else(|| {
-            (1..=200)
-                .map(|i| i as f64 * 10.0)
-                .min_by(|a, b| {
-                    loss(&base, &targets, &train, *a).total_cmp(&loss(&base, &targets, &train, *b))
-                })
-                .expect("candidates")
+            (1..=200).map(|i| i as f64 * 10.0).min_by(|a, b| loss(&base, &targets, &train, *a).total_cmp(&loss(&base, &targets, &train, *b))).expect("candidates")
         });
         (targets, k, "game results".to_string())
     } else {
@@ -508,14 +387,7 @@ fn fit(
             }
         }
         let scale = scale.unwrap_or(best_scale.1);
-        (
-            samples
-                .iter()
-                .map(|x| sigmoid(scale * x.score, k))
-                .collect(),
-            k,
-            format!("Stockfish scale {scale:.2}"),
-        )
+        (samples.iter().map(|x| sigmoid(scale * x.score, k)).collect(), k, format!("Stockfish scale {scale:.2}"))
     };
     println!(
         "fit: {n} positions ({} to fit, {} held out), {label}, K {k}; loss with the defaults: fit {:.6}, held out {:.6}",
@@ -580,11 +452,7 @@ fn fit(
                 if col.is_empty() {
                     continue;
                 }
-                let g: f64 = col
-                    .iter()
-                    .map(|&(p, f)| g_pred[p as usize] * f as f64)
-                    .sum::<f64>()
-                    + 2.0 * lambda * (x[i] - defaults[i]);
+                let g: f64 = col.iter().map(|&(p, f)| g_pred[p as usize] * f as f64).sum::<f64>() + 2.0 * lambda * (x[i] - defaults[i]);
                 m1[i] = b1 * m1[i] + (1.0 - b1) * g;
                 m2[i] = b2 * m2[i] + (1.0 - b2) * g * g;
                 let mh = m1[i] / (1.0 - b1.powi(t as i32));
@@ -614,19 +482,12 @@ fn fit(
 fn print_weights(w: &[f64], defaults: &[f64]) {
     println!("\n// scalars (default in the comment)");
     for i in 0..live::PST {
-        println!(
-            "    {} = {};   // {}",
-            live::name(i).0,
-            w[i] as i64,
-            defaults[i] as i64
-        );
+        println!("    {} = {};   // {}", live::name(i).0, w[i] as i64, defaults[i] as i64);
     }
     let table = |name: &str, from: usize, len: usize| {
         println!("\n// {name}");
         for row in 0..len / 8 {
-            let cells: Vec<String> = (0..8)
-                .map(|c| format!("{:4}", w[from + row * 8 + c] as i64))
-                .collect();
+            let cells: Vec<String> = (0..8).map(|c| format!("{:4}", w[from + row * 8 + c] as i64)).collect();
             println!("    {},", cells.join(","));
         }
     };
@@ -645,28 +506,16 @@ mod tests {
         let pgn = "[Event \"x\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n[Event \"y\"]\n\n1. d4 d5 2. c4 dxc4 0-1\n";
         let games = pgn_games(pgn, Path::new("t.pgn")).unwrap();
         let moves = |m: &[&str]| m.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(
-            games,
-            vec![
-                (moves(&["e4", "e5", "Nf3", "Nc6"]), Some(0.5)),
-                (moves(&["d4", "d5", "c4", "dxc4"]), Some(0.0))
-            ]
-        );
+        assert_eq!(games, vec![(moves(&["e4", "e5", "Nf3", "Nc6"]), Some(0.5)), (moves(&["d4", "d5", "c4", "dxc4"]), Some(0.0))]);
         let unfinished = pgn_games("[Event \"x\"]\n\n1. e4 *\n", Path::new("t.pgn")).unwrap();
         assert_eq!(unfinished, vec![(moves(&["e4"]), None)]);
-        assert!(pgn_games(
-            "[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n1. Kb1 *\n",
-            Path::new("t.pgn")
-        )
-        .is_err());
+        assert!(pgn_games("[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n1. Kb1 *\n", Path::new("t.pgn")).is_err());
         assert!(pgn_games("[Event \"x\"]\n", Path::new("t.pgn")).is_err());
     }
 
     #[test]
     fn quiet_means_no_winning_capture_for_either_side() {
-        assert!(quiet_for_both(
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-        ));
+        assert!(quiet_for_both("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
         // White to move can take the queen on d5.
         assert!(!quiet_for_both("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1"));
         // Black, not to move, could take the knight on d4 with the pawn.
@@ -679,11 +528,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.tsv");
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-        let lines = |label: &str| {
-            (0..120)
-                .map(|_| format!("{start}\t{label}\n"))
-                .collect::<String>()
-        };
+        let lines = |label: &str| (0..120).map(|_| format!("{start}\t{label}\n")).collect::<String>();
         std::fs::write(&path, lines("35")).unwrap();
         assert_eq!(load(&path, false).unwrap().len(), 120);
         assert!(load(&path, true).err().unwrap().contains("a result"));
@@ -702,9 +547,7 @@ mod tests {
         let free = free_weights(&["PST".into(), "TEMPO".into()], &["TEMPO".into()]).unwrap();
         assert_eq!(free.iter().filter(|&&f| f).count(), 384);
         assert!(free[live::PST] && !free[live::PAWN_EG_RANK]);
-        assert!(free_weights(&["NO_SUCH".into()], &[])
-            .unwrap_err()
-            .contains("NO_SUCH"));
+        assert!(free_weights(&["NO_SUCH".into()], &[]).unwrap_err().contains("NO_SUCH"));
         assert!(free_weights(&["TEMPO".into()], &["TEMPO".into()]).is_err());
     }
 }

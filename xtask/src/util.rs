@@ -7,20 +7,14 @@ pub type Result<T = ()> = std::result::Result<T, String>;
 
 /// The workspace root (the parent of `xtask/`).
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask lives in the workspace")
-        .to_path_buf()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
 }
 
 /// Prints the command, runs it in the workspace root, fails on a non-zero exit.
 pub fn run(cmd: &mut Command) -> Result {
     let shown = format!("{:?}", cmd).replace('"', "");
     println!("$ {shown}");
-    let status = cmd
-        .current_dir(root())
-        .status()
-        .map_err(|e| format!("cannot start `{shown}`: {e}"))?;
+    let status = cmd.current_dir(root()).status().map_err(|e| format!("cannot start `{shown}`: {e}"))?;
     if status.success() {
         Ok(())
     } else {

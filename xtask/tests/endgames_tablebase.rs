@@ -5,59 +5,28 @@
 use std::process::Command;
 
 fn endgames(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .arg("endgames")
-        .args(args)
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let out = Command::new(env!("CARGO_BIN_EXE_xtask")).arg("endgames").args(args).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
 }
 
 #[test]
 fn the_host_engine_mates_against_the_tablebase() {
     let (ok, out) = endgames(&[
-        "--host",
-        "--endings",
-        "kqk,krk",
-        "--positions",
-        "4",
-        "--seed",
-        "5",
-        "--defender",
-        "tablebase",
-        "--jobs",
-        "2",
+        "--host", "--endings", "kqk,krk", "--positions", "4", "--seed", "5", "--defender", "tablebase", "--jobs", "2",
     ]);
     assert!(ok, "{out}");
-    assert!(
-        out.contains("tablebase KQK: solved") && out.contains("the longest mate 10 moves"),
-        "{out}"
-    );
-    assert!(
-        out.contains("tablebase KRK: solved") && out.contains("the longest mate 16 moves"),
-        "{out}"
-    );
-    assert!(
-        out.contains("against the tablebase's longest resistance"),
-        "{out}"
-    );
+    assert!(out.contains("tablebase KQK: solved") && out.contains("the longest mate 10 moves"), "{out}");
+    assert!(out.contains("tablebase KRK: solved") && out.contains("the longest mate 16 moves"), "{out}");
+    assert!(out.contains("against the tablebase's longest resistance"), "{out}");
     assert_eq!(out.matches("(optimum ").count(), 8, "{out}");
-    assert!(
-        out.contains("KQK  mated 4/4") && out.contains("KRK  mated 4/4"),
-        "{out}"
-    );
+    assert!(out.contains("KQK  mated 4/4") && out.contains("KRK  mated 4/4"), "{out}");
     assert!(out.contains("over the optimum: median +"), "{out}");
     // Every play-out takes at least the optimum: the defence is perfect.
     for line in out.lines().filter(|l| l.contains("ok    mate in")) {
         let n = |marker: &str| -> usize {
             let rest = after(line, marker).trim_start();
-            rest.split(|c: char| !c.is_ascii_digit())
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap()
+            rest.split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
         };
         assert!(n("mate in") >= n("(optimum"), "{line}");
     }
@@ -79,57 +48,25 @@ fn the_host_engine_mates_against_the_tablebase() {
 #[test]
 fn the_host_engine_mates_kbnk_positions_against_the_tablebase() {
     let (_, out) = endgames(&[
-        "--host",
-        "--host-nps",
-        "950",
-        "--endings",
-        "kbnk",
-        "--positions",
-        "10",
-        "--seed",
-        "12",
-        "--defender",
-        "tablebase",
-        "--jobs",
-        "2",
+        "--host", "--host-nps", "950", "--endings", "kbnk", "--positions", "10", "--seed", "12", "--defender",
+        "tablebase", "--jobs", "2",
     ]);
-    assert!(
-        out.contains("tablebase KBNK: solved") && out.contains("the longest mate 33 moves"),
-        "{out}"
-    );
-    let mated: u32 = after(&out, "KBNK mated ")
-        .split('/')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    assert!(out.contains("tablebase KBNK: solved") && out.contains("the longest mate 33 moves"), "{out}");
+    let mated: u32 = after(&out, "KBNK mated ").split('/').next().unwrap().parse().unwrap();
     assert!(mated >= 9, "{out}");
-    let lost: f64 = after(&out, "kept the shortest mate, ")
-        .split(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let lost: f64 = after(&out, "kept the shortest mate, ").split(' ').next().unwrap().parse().unwrap();
     assert!(lost < 0.40, "plies to mate lost a move: {lost}\n{out}");
 }
 
 /// The text of `out` right after `marker`.
 fn after<'a>(out: &'a str, marker: &str) -> &'a str {
-    let i = out
-        .find(marker)
-        .unwrap_or_else(|| panic!("no `{marker}` in:\n{out}"));
+    let i = out.find(marker).unwrap_or_else(|| panic!("no `{marker}` in:\n{out}"));
     &out[i + marker.len()..]
 }
 
 #[test]
 fn a_uci_defender_command_is_refused_with_the_tablebase() {
-    let (ok, out) = endgames(&[
-        "--host",
-        "--defender",
-        "tablebase",
-        "--defender-cmd",
-        "stockfish",
-    ]);
+    let (ok, out) = endgames(&["--host", "--defender", "tablebase", "--defender-cmd", "stockfish"]);
     assert!(!ok);
     assert!(out.contains("not with --defender tablebase"), "{out}");
 }

@@ -20,9 +20,7 @@ fn random_positions(count: usize) -> Vec<String> {
     };
     let mut out = Vec::new();
     while out.len() < count {
-        let mut pos =
-            Position::from_fen(b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
-                .unwrap();
+        let mut pos = Position::from_fen(b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
         let plies = 10 + next() % 50;
         for _ in 0..plies {
             let mut moves = Vec::new();
@@ -57,29 +55,11 @@ fn the_fit_recovers_a_changed_weight() {
     std::fs::write(&data, tsv).unwrap();
 
     let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .args([
-            "tune",
-            "fit",
-            data.to_str().unwrap(),
-            "--only",
-            "BISHOP_PAIR",
-            "--rounds",
-            "1",
-            "--steps",
-            "400",
-            "--scale",
-            "1",
-            "--lambda",
-            "0",
-        ])
+        .args(["tune", "fit", data.to_str().unwrap(), "--only", "BISHOP_PAIR", "--rounds", "1", "--steps", "400", "--scale", "1", "--lambda", "0"])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
     let fitted: i16 = stdout
         .lines()
         .find_map(|l| l.trim().strip_prefix("BISHOP_PAIR = "))
@@ -89,18 +69,12 @@ fn the_fit_recovers_a_changed_weight() {
     assert!((85..=95).contains(&fitted), "fitted {fitted}:\n{stdout}");
     // The loss falls (fit and held out).
     let losses = |prefix: &str| -> Vec<f64> {
-        let l = stdout
-            .lines()
-            .find(|l| l.starts_with(prefix))
-            .unwrap_or_else(|| panic!("no {prefix} line:\n{stdout}"));
+        let l = stdout.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("no {prefix} line:\n{stdout}"));
         l.split([' ', ','])
             .filter(|w| w.contains('.'))
             .filter_map(|w| w.parse::<f64>().ok().filter(|v| *v < 1.0))
             .collect()
     };
     let (before, after) = (losses("fit:"), losses("round 1:"));
-    assert!(
-        after[0] < before[before.len() - 2] && after[1] < before[before.len() - 1],
-        "{stdout}"
-    );
+    assert!(after[0] < before[before.len() - 2] && after[1] < before[before.len() - 1], "{stdout}");
 }

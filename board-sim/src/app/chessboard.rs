@@ -5,8 +5,8 @@
 //! black P N B R Q K), bit 4 = has moved. The side to move follows the
 //! board and the two 16-square piece lists, at offset 160.
 
-use super::paint::Rects;
 use super::sim::{Snapshot, CHESS_POSITION};
+use super::paint::Rects;
 use egui::{Color32, Pos2, Rect, Sense, Vec2};
 
 /// Offset of `side` in `Position`: board (128) + piece lists (2 x 16).
@@ -42,11 +42,7 @@ pub fn decode(data: &[u8], addr: u16) -> Option<Decoded> {
         Some(1) => Some(false),
         _ => None,
     };
-    Some(Decoded {
-        squares,
-        white_to_move,
-        invalid,
-    })
+    Some(Decoded { squares, white_to_move, invalid })
 }
 
 /// The Unicode glyph of a piece code (solid glyphs, coloured when drawn).
@@ -54,11 +50,7 @@ pub fn glyph(code: u8) -> Option<char> {
     const GLYPHS: [char; 6] = ['♟', '♞', '♝', '♜', '♛', '♚'];
     // Without a font that has them, letters (white upper case).
     if !super::WIDE_FONT.load(std::sync::atomic::Ordering::Relaxed) {
-        return b".PNBRQKpnbrqk"
-            .get(code as usize)
-            .map(|&b| b as char)
-            .filter(|&c| c != '.')
-            .or((code != 0).then_some('?'));
+        return b".PNBRQKpnbrqk".get(code as usize).map(|&b| b as char).filter(|&c| c != '.').or((code != 0).then_some('?'));
     }
     match code {
         1..=6 => Some(GLYPHS[code as usize - 1]),
@@ -99,24 +91,18 @@ pub fn placement(d: &Decoded) -> String {
 pub fn show(ui: &mut egui::Ui, snap: &Snapshot) {
     ui.heading("Position");
     let Some(addr) = snap.program.chess_position else {
-        ui.label(format!(
-            "This firmware exports no `{CHESS_POSITION}` symbol, so there is no position to show."
-        ));
+        ui.label(format!("This firmware exports no `{CHESS_POSITION}` symbol, so there is no position to show."));
         return;
     };
     let Some(d) = decode(&snap.sram, addr) else {
-        ui.label(format!(
-            "`{CHESS_POSITION}` at 0x{addr:04x} lies outside SRAM."
-        ));
+        ui.label(format!("`{CHESS_POSITION}` at 0x{addr:04x} lies outside SRAM."));
         return;
     };
     let side = (ui.available_width() - 30.0).clamp(200.0, 400.0);
     let sq = side / 8.0;
     let (rect, r) = ui.allocate_exact_size(Vec2::new(side + 18.0, side + 18.0), Sense::hover());
     let fen = placement(&d);
-    r.widget_info(|| {
-        egui::WidgetInfo::labeled(egui::Role::Label, true, format!("Position: {fen}"))
-    });
+    r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, format!("Position: {fen}")));
     let board = Rect::from_min_size(rect.min + Vec2::new(18.0, 0.0), Vec2::splat(side));
     let p = ui.painter_at(rect);
     // The squares go under the men: one mesh in this slot.
@@ -126,37 +112,16 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot) {
     let mut squares = Rects::new(&p);
     for rank in 0..8 {
         for file in 0..8 {
-            let cell = Rect::from_min_size(
-                Pos2::new(
-                    board.left() + file as f32 * sq,
-                    board.top() + (7 - rank) as f32 * sq,
-                ),
-                Vec2::splat(sq),
-            );
+            let cell = Rect::from_min_size(Pos2::new(board.left() + file as f32 * sq, board.top() + (7 - rank) as f32 * sq), Vec2::splat(sq));
             squares.add(cell, if (rank + file) % 2 == 0 { dark } else { light });
             let code = d.squares[rank][file];
             if let Some(g) = glyph(code) {
                 let white = (1..=6).contains(&code);
                 let font = egui::FontId::proportional(sq * 0.8);
-                let (fill, edge) = if white {
-                    (Color32::WHITE, Color32::from_gray(20))
-                } else {
-                    (Color32::from_gray(15), Color32::from_gray(15))
-                };
+                let (fill, edge) = if white { (Color32::WHITE, Color32::from_gray(20)) } else { (Color32::from_gray(15), Color32::from_gray(15)) };
                 // An outline keeps the white men readable on light squares.
-                for o in [
-                    Vec2::new(-1.0, 0.0),
-                    Vec2::new(1.0, 0.0),
-                    Vec2::new(0.0, -1.0),
-                    Vec2::new(0.0, 1.0),
-                ] {
-                    p.text(
-                        cell.center() + o,
-                        egui::Align2::CENTER_CENTER,
-                        g,
-                        font.clone(),
-                        edge,
-                    );
+                for o in [Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, -1.0), Vec2::new(0.0, 1.0)] {
+                    p.text(cell.center() + o, egui::Align2::CENTER_CENTER, g, font.clone(), edge);
                 }
                 p.text(cell.center(), egui::Align2::CENTER_CENTER, g, font, fill);
             }
@@ -165,40 +130,17 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot) {
     p.set(under, squares.into_shape());
     let coord = egui::FontId::monospace(11.0);
     for i in 0..8 {
-        p.text(
-            Pos2::new(
-                rect.left() + 8.0,
-                board.top() + (7 - i) as f32 * sq + sq / 2.0,
-            ),
-            egui::Align2::CENTER_CENTER,
-            (i + 1).to_string(),
-            coord.clone(),
-            Color32::GRAY,
-        );
-        p.text(
-            Pos2::new(
-                board.left() + i as f32 * sq + sq / 2.0,
-                board.bottom() + 9.0,
-            ),
-            egui::Align2::CENTER_CENTER,
-            char::from(b'a' + i as u8).to_string(),
-            coord.clone(),
-            Color32::GRAY,
-        );
+        p.text(Pos2::new(rect.left() + 8.0, board.top() + (7 - i) as f32 * sq + sq / 2.0), egui::Align2::CENTER_CENTER, (i + 1).to_string(), coord.clone(), Color32::GRAY);
+        p.text(Pos2::new(board.left() + i as f32 * sq + sq / 2.0, board.bottom() + 9.0), egui::Align2::CENTER_CENTER, char::from(b'a' + i as u8).to_string(), coord.clone(), Color32::GRAY);
     }
     let to_move = match d.white_to_move {
         Some(true) => "white to move",
         Some(false) => "black to move",
         None => "side to move unknown",
     };
-    ui.label(format!(
-        "{fen}  ({to_move}; {CHESS_POSITION} at 0x{addr:04x})"
-    ));
+    ui.label(format!("{fen}  ({to_move}; {CHESS_POSITION} at 0x{addr:04x})"));
     if d.invalid > 0 {
-        ui.colored_label(
-            Color32::from_rgb(0xff, 0x90, 0x60),
-            format!("{} squares hold invalid piece codes", d.invalid),
-        );
+        ui.colored_label(Color32::from_rgb(0xff, 0x90, 0x60), format!("{} squares hold invalid piece codes", d.invalid));
     }
 }
 

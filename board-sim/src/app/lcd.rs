@@ -16,32 +16,17 @@ pub struct LcdStyle {
 
 impl Default for LcdStyle {
     fn default() -> Self {
-        LcdStyle {
-            blue: false,
-            contrast: 0.85,
-        }
+        LcdStyle { blue: false, contrast: 0.85 }
     }
 }
 
 /// Glass colour, dot ink colour for the current backlight state.
 pub fn colours(style: &LcdStyle, backlight: bool, powered: bool) -> (Color32, Color32) {
     match (style.blue, backlight && powered) {
-        (false, true) => (
-            Color32::from_rgb(0x9c, 0xd1, 0x3a),
-            Color32::from_rgb(0x14, 0x24, 0x08),
-        ),
-        (false, false) => (
-            Color32::from_rgb(0x70, 0x7d, 0x52),
-            Color32::from_rgb(0x1c, 0x24, 0x12),
-        ),
-        (true, true) => (
-            Color32::from_rgb(0x1f, 0x55, 0xe0),
-            Color32::from_rgb(0xee, 0xf4, 0xff),
-        ),
-        (true, false) => (
-            Color32::from_rgb(0x14, 0x22, 0x4a),
-            Color32::from_rgb(0x9a, 0xa8, 0xc8),
-        ),
+        (false, true) => (Color32::from_rgb(0x9c, 0xd1, 0x3a), Color32::from_rgb(0x14, 0x24, 0x08)),
+        (false, false) => (Color32::from_rgb(0x70, 0x7d, 0x52), Color32::from_rgb(0x1c, 0x24, 0x12)),
+        (true, true) => (Color32::from_rgb(0x1f, 0x55, 0xe0), Color32::from_rgb(0xee, 0xf4, 0xff)),
+        (true, false) => (Color32::from_rgb(0x14, 0x22, 0x4a), Color32::from_rgb(0x9a, 0xa8, 0xc8)),
     }
 }
 
@@ -62,10 +47,7 @@ const BEZEL: f32 = 12.0;
 pub fn show(ui: &mut egui::Ui, snap: &Snapshot, style: &mut LcdStyle, dots: &mut DotsTexture) {
     let cell_w = 5.0 * DOT + 4.0 * DOT_GAP;
     let cell_h = 8.0 * DOT + 7.0 * DOT_GAP;
-    let glass = Vec2::new(
-        16.0 * cell_w + 15.0 * CELL_GAP + 2.0 * GLASS_MARGIN,
-        2.0 * cell_h + ROW_GAP + 2.0 * GLASS_MARGIN,
-    );
+    let glass = Vec2::new(16.0 * cell_w + 15.0 * CELL_GAP + 2.0 * GLASS_MARGIN, 2.0 * cell_h + ROW_GAP + 2.0 * GLASS_MARGIN);
     let natural = glass + Vec2::splat(2.0 * BEZEL);
     let scale = (ui.available_width() / natural.x).clamp(0.6, 1.5);
     let (rect, _) = ui.allocate_exact_size(natural * scale, Sense::hover());
@@ -96,20 +78,12 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, style: &mut LcdStyle, dots: &mut
             Vec2::new(16.0 * (cell_w + CELL_GAP) * scale, cell_h * scale),
         );
         let text = format!("LCD line {}: {}", row + 1, snap.lcd_text[row]);
-        let r = ui.interact(
-            line_rect,
-            ui.scope_id().with(("lcd-line", row)),
-            Sense::hover(),
-        );
+        let r = ui.interact(line_rect, ui.scope_id().with(("lcd-line", row)), Sense::hover());
         r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, text.clone()));
         r.on_hover_text(format!("|{}|", snap.lcd_text[row]));
     }
     ui.horizontal(|ui| {
-        ui.add(
-            egui::Slider::new(&mut style.contrast, 0.2..=1.0)
-                .show_value(false)
-                .text("Contrast"),
-        );
+        ui.add(egui::Slider::new(&mut style.contrast, 0.2..=1.0).show_value(false).text("Contrast"));
         ui.separator();
         ui.selectable_value(&mut style.blue, false, "Yellow-green");
         ui.selectable_value(&mut style.blue, true, "Blue");
@@ -144,24 +118,10 @@ impl DotsTexture {
     /// Draws the dots with the first at `origin`, `scale` times their
     /// natural size, lit ones (when `lit`) in `colours[0]`, the others in
     /// `colours[1]`.
-    fn show(
-        &mut self,
-        painter: &Painter,
-        snap: &Snapshot,
-        origin: Pos2,
-        scale: f32,
-        colours: [Color32; 2],
-        lit: bool,
-    ) {
+    fn show(&mut self, painter: &Painter, snap: &Snapshot, origin: Pos2, scale: f32, colours: [Color32; 2], lit: bool) {
         let ppp = painter.pixels_per_point();
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        (
-            &snap.lcd_pixels,
-            lit,
-            colours,
-            [origin.x, origin.y, scale, ppp].map(f32::to_bits),
-        )
-            .hash(&mut h);
+        (&snap.lcd_pixels, lit, colours, [origin.x, origin.y, scale, ppp].map(f32::to_bits)).hash(&mut h);
         let key = h.finish();
         // The texture's corner, on a pixel boundary.
         let corner = (origin * ppp).floor();
@@ -169,24 +129,13 @@ impl DotsTexture {
             let image = dots_image(&snap.lcd_pixels, origin, scale, ppp, colours, lit);
             match &mut self.texture {
                 Some(t) => t.set(image, TextureOptions::NEAREST),
-                None => {
-                    self.texture = Some(painter.ctx().load_texture(
-                        "lcd-dots",
-                        image,
-                        TextureOptions::NEAREST,
-                    ))
-                }
+                None => self.texture = Some(painter.ctx().load_texture("lcd-dots", image, TextureOptions::NEAREST)),
             }
             self.key = key;
         }
         if let Some(t) = &self.texture {
             let uv = Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
-            painter.image(
-                t.id(),
-                Rect::from_min_size(corner / ppp, t.size_vec2() / ppp),
-                uv,
-                Color32::WHITE,
-            );
+            painter.image(t.id(), Rect::from_min_size(corner / ppp, t.size_vec2() / ppp), uv, Color32::WHITE);
         }
     }
 }
@@ -195,15 +144,7 @@ impl DotsTexture {
 /// 0..2 down) starts and ends, in physical pixels from `corner`, with the
 /// first dot at `origin` (all along one axis): computed and rounded as
 /// egui rounds the dot's rectangle (`Rect::round_to_pixels`).
-fn dot_span(
-    origin: f32,
-    scale: f32,
-    ppp: f32,
-    corner: f32,
-    pitch: f32,
-    cell: usize,
-    dot: usize,
-) -> (usize, usize) {
+fn dot_span(origin: f32, scale: f32, ppp: f32, corner: f32, pitch: f32, cell: usize, dot: usize) -> (usize, usize) {
     let start = origin + cell as f32 * pitch * scale + dot as f32 * (DOT + DOT_GAP) * scale;
     let px = |at: f32| ((at * ppp).round() - corner).max(0.0) as usize;
     (px(start), px(start + DOT * scale))
@@ -211,18 +152,8 @@ fn dot_span(
 
 /// The picture of the dots, transparent between them, from the pixel
 /// boundary at or before `origin`.
-fn dots_image(
-    cells: &[[[bool; 5]; 8]],
-    origin: Pos2,
-    scale: f32,
-    ppp: f32,
-    [on, off]: [Color32; 2],
-    lit: bool,
-) -> ColorImage {
-    let pitch = Vec2::new(
-        5.0 * DOT + 4.0 * DOT_GAP + CELL_GAP,
-        8.0 * DOT + 7.0 * DOT_GAP + ROW_GAP,
-    );
+fn dots_image(cells: &[[[bool; 5]; 8]], origin: Pos2, scale: f32, ppp: f32, [on, off]: [Color32; 2], lit: bool) -> ColorImage {
+    let pitch = Vec2::new(5.0 * DOT + 4.0 * DOT_GAP + CELL_GAP, 8.0 * DOT + 7.0 * DOT_GAP + ROW_GAP);
     let corner = (origin * ppp).floor();
     let span_x = |cell, dot| dot_span(origin.x, scale, ppp, corner.x, pitch.x, cell, dot);
     let span_y = |cell, dot| dot_span(origin.y, scale, ppp, corner.y, pitch.y, cell, dot);
@@ -257,15 +188,8 @@ mod tests {
         let mut cells = vec![[[false; 5]; 8]; 32];
         cells[0][0] = [true, false, true, false, true];
         cells[17][7] = [true; 5];
-        let (on, off) = (
-            Color32::from_rgb(10, 20, 30),
-            Color32::from_rgb(200, 210, 220),
-        );
-        for (origin, scale, ppp) in [
-            (Pos2::new(27.1, 67.1), 0.94, 1.0),
-            (Pos2::new(30.0, 80.0), 1.5, 1.0),
-            (Pos2::new(13.37, 41.9), 0.6, 2.0),
-        ] {
+        let (on, off) = (Color32::from_rgb(10, 20, 30), Color32::from_rgb(200, 210, 220));
+        for (origin, scale, ppp) in [(Pos2::new(27.1, 67.1), 0.94, 1.0), (Pos2::new(30.0, 80.0), 1.5, 1.0), (Pos2::new(13.37, 41.9), 0.6, 2.0)] {
             let corner = (origin * ppp).floor();
             let image = dots_image(&cells, origin, scale, ppp, [on, off], true);
             let mut expected = ColorImage::filled(image.size, Color32::TRANSPARENT);
@@ -275,33 +199,19 @@ mod tests {
                 let cy = origin.y + (i / 16) as f32 * (cell_h + ROW_GAP) * scale;
                 for (y, line) in cell.iter().enumerate() {
                     for (x, &lit) in line.iter().enumerate() {
-                        let p = Pos2::new(
-                            cx + x as f32 * (DOT + DOT_GAP) * scale,
-                            cy + y as f32 * (DOT + DOT_GAP) * scale,
-                        );
-                        let r =
-                            Rect::from_min_size(p, Vec2::splat(DOT * scale)).round_to_pixels(ppp);
-                        let (min, max) = (
-                            (r.min * ppp - corner).round(),
-                            (r.max * ppp - corner).round(),
-                        );
+                        let p = Pos2::new(cx + x as f32 * (DOT + DOT_GAP) * scale, cy + y as f32 * (DOT + DOT_GAP) * scale);
+                        let r = Rect::from_min_size(p, Vec2::splat(DOT * scale)).round_to_pixels(ppp);
+                        let (min, max) = ((r.min * ppp - corner).round(), (r.max * ppp - corner).round());
                         for py in min.y as usize..max.y as usize {
                             for px in min.x as usize..max.x as usize {
-                                expected.pixels[py * image.size[0] + px] =
-                                    if lit { on } else { off };
+                                expected.pixels[py * image.size[0] + px] = if lit { on } else { off };
                             }
                         }
                     }
                 }
             }
-            assert!(
-                image.pixels == expected.pixels,
-                "at {origin:?} x{scale} ({ppp} px/pt)"
-            );
-            assert_eq!(
-                image.pixels.iter().filter(|&&c| c == on).count(),
-                expected.pixels.iter().filter(|&&c| c == on).count()
-            );
+            assert!(image.pixels == expected.pixels, "at {origin:?} x{scale} ({ppp} px/pt)");
+            assert_eq!(image.pixels.iter().filter(|&&c| c == on).count(), expected.pixels.iter().filter(|&&c| c == on).count());
             assert!(image.pixels.contains(&on) && image.pixels.contains(&off));
         }
     }

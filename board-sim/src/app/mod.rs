@@ -76,12 +76,7 @@ pub fn resolve_elf(arg: Option<&Path>) -> Result<PathBuf, String> {
     }
     // The workspace root: this crate's parent (when run from the build tree),
     // else the current directory.
-    let candidates = [
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("..")
-            .join(DEFAULT_ELF),
-        PathBuf::from(DEFAULT_ELF),
-    ];
+    let candidates = [Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(DEFAULT_ELF), PathBuf::from(DEFAULT_ELF)];
     candidates
         .iter()
         .find(|p| p.exists())
@@ -92,21 +87,12 @@ pub fn resolve_elf(arg: Option<&Path>) -> Result<PathBuf, String> {
 /// Loads the ELF (errors are one line) and opens the window.
 pub fn run(opts: PlayOptions) -> Result<(), String> {
     if !(opts.mhz > 0.0 && opts.mhz <= 100.0) {
-        return Err(format!(
-            "--mhz {} is out of range (0 < MHz <= 100)",
-            opts.mhz
-        ));
+        return Err(format!("--mhz {} is out of range (0 < MHz <= 100)", opts.mhz));
     }
     let path = resolve_elf(opts.elf.as_deref())?;
     let clock_hz = (opts.mhz * 1e6).round() as u32;
     let debugger = opts.debugger;
-    let bench = opts.bench_seconds.map(|s| Bench {
-        seconds: s,
-        opened: None,
-        start: None,
-        frames: 0,
-        ui_time: Duration::ZERO,
-    });
+    let bench = opts.bench_seconds.map(|s| Bench { seconds: s, opened: None, start: None, frames: 0, ui_time: Duration::ZERO });
     let mut setup = vec![Command::SetSpeed(opts.speed)];
     if opts.paused {
         setup.push(Command::Pause);
@@ -246,40 +232,26 @@ impl ProdigyApp {
         self.handle_input(&ctx);
         let snap = self.snap.clone();
 
-        egui::Panel::top("toolbar")
-            .frame(unfilled(egui::Frame::side_top_panel(ui.style())))
-            .show(ui, |ui| self.toolbar(ui, &snap));
-        egui::Panel::bottom("status")
-            .frame(unfilled(egui::Frame::side_top_panel(ui.style())))
-            .show(ui, |ui| status::show(ui, &snap));
+        egui::Panel::top("toolbar").frame(unfilled(egui::Frame::side_top_panel(ui.style()))).show(ui, |ui| self.toolbar(ui, &snap));
+        egui::Panel::bottom("status").frame(unfilled(egui::Frame::side_top_panel(ui.style()))).show(ui, |ui| status::show(ui, &snap));
         if self.ui.show_debugger {
-            egui::Panel::right("debugger")
-                .frame(unfilled(egui::Frame::side_top_panel(ui.style())))
-                .default_size(820.0)
-                .min_size(520.0)
-                .resizable(true)
-                .show(ui, |ui| {
-                    debugger::show(ui, &snap, &mut self.ui, &self.sim);
-                });
-        }
-        egui::CentralPanel::default_margins()
-            .frame(unfilled(egui::Frame::central_panel(ui.style())))
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical()
-                    .id_salt("board")
-                    .show(ui, |ui| {
-                        ui.add_space(6.0);
-                        lcd::show(ui, &snap, &mut self.ui.lcd, &mut self.ui.lcd_dots);
-                        ui.add_space(10.0);
-                        buttons::show(ui, &snap, &mut self.ui.buttons, &self.sim);
-                        ui.add_space(14.0);
-                        chessboard::show(ui, &snap);
-                    });
+            egui::Panel::right("debugger").frame(unfilled(egui::Frame::side_top_panel(ui.style()))).default_size(820.0).min_size(520.0).resizable(true).show(ui, |ui| {
+                debugger::show(ui, &snap, &mut self.ui, &self.sim);
             });
+        }
+        egui::CentralPanel::default_margins().frame(unfilled(egui::Frame::central_panel(ui.style()))).show(ui, |ui| {
+            egui::ScrollArea::vertical().id_salt("board").show(ui, |ui| {
+                ui.add_space(6.0);
+                lcd::show(ui, &snap, &mut self.ui.lcd, &mut self.ui.lcd_dots);
+                ui.add_space(10.0);
+                buttons::show(ui, &snap, &mut self.ui.buttons, &self.sim);
+                ui.add_space(14.0);
+                chessboard::show(ui, &snap);
+            });
+        });
 
         #[cfg(feature = "audio")]
-        self.audio
-            .set_tone(if snap.running { snap.tone } else { None });
+        self.audio.set_tone(if snap.running { snap.tone } else { None });
 
         if let Some(b) = &mut self.bench {
             b.ui_time += t0.elapsed();
@@ -297,13 +269,7 @@ impl ProdigyApp {
         let events = ctx.input(|i| i.events.clone());
         for ev in &events {
             match ev {
-                egui::Event::Key {
-                    key,
-                    pressed,
-                    repeat,
-                    modifiers,
-                    ..
-                } => {
+                egui::Event::Key { key, pressed, repeat, modifiers, .. } => {
                     if let Some(b) = self.ui.buttons.button_for_key(*key) {
                         if typing {
                             continue;
@@ -317,11 +283,7 @@ impl ProdigyApp {
                         continue;
                     }
                     match key {
-                        egui::Key::F5 => self.send(if self.snap.running {
-                            Command::Pause
-                        } else {
-                            Command::Run
-                        }),
+                        egui::Key::F5 => self.send(if self.snap.running { Command::Pause } else { Command::Run }),
                         egui::Key::F10 => self.send(Command::StepOver),
                         egui::Key::F11 if modifiers.shift => self.send(Command::StepOut),
                         egui::Key::F11 => self.send(Command::StepInto),
@@ -333,11 +295,7 @@ impl ProdigyApp {
             }
         }
         let dropped = ctx.input(|i| i.raw.dropped_files.clone());
-        if let Some(path) = dropped
-            .iter()
-            .map(|f| f.path().to_path_buf())
-            .find(|p| !p.as_os_str().is_empty())
-        {
+        if let Some(path) = dropped.iter().map(|f| f.path().to_path_buf()).find(|p| !p.as_os_str().is_empty()) {
             self.ui.path_field = path.display().to_string();
             self.send(Command::Load(path));
         }
@@ -346,58 +304,26 @@ impl ProdigyApp {
     fn toolbar(&mut self, ui: &mut egui::Ui, snap: &Snapshot) {
         ui.add_space(4.0);
         ui.horizontal(|ui| {
-            let power = if snap.powered {
-                "Power off"
-            } else {
-                "Power on"
-            };
-            if ui
-                .button(power)
-                .on_hover_text("Cold start: the LCD and chip power up again; EEPROM is kept")
-                .clicked()
-            {
+            let power = if snap.powered { "Power off" } else { "Power on" };
+            if ui.button(power).on_hover_text("Cold start: the LCD and chip power up again; EEPROM is kept").clicked() {
                 self.send(Command::Power(!snap.powered));
             }
-            if ui
-                .add_enabled(snap.powered, egui::Button::new("Reset"))
-                .on_hover_text("The RESET pin: the chip restarts")
-                .clicked()
-            {
+            if ui.add_enabled(snap.powered, egui::Button::new("Reset")).on_hover_text("The RESET pin: the chip restarts").clicked() {
                 self.send(Command::Reset);
             }
             ui.separator();
-            let (label, cmd) = if snap.running {
-                ("Pause", Command::Pause)
-            } else {
-                ("Run", Command::Run)
-            };
-            if ui
-                .add_enabled(snap.powered, egui::Button::new(label))
-                .on_hover_text("F5")
-                .clicked()
-            {
+            let (label, cmd) = if snap.running { ("Pause", Command::Pause) } else { ("Run", Command::Run) };
+            if ui.add_enabled(snap.powered, egui::Button::new(label)).on_hover_text("F5").clicked() {
                 self.send(cmd);
             }
             let paused = snap.powered && !snap.running;
-            if ui
-                .add_enabled(paused, egui::Button::new("Step into"))
-                .on_hover_text("F11: one instruction")
-                .clicked()
-            {
+            if ui.add_enabled(paused, egui::Button::new("Step into")).on_hover_text("F11: one instruction").clicked() {
                 self.send(Command::StepInto);
             }
-            if ui
-                .add_enabled(paused, egui::Button::new("Step over"))
-                .on_hover_text("F10: over calls")
-                .clicked()
-            {
+            if ui.add_enabled(paused, egui::Button::new("Step over")).on_hover_text("F10: over calls").clicked() {
                 self.send(Command::StepOver);
             }
-            if ui
-                .add_enabled(paused, egui::Button::new("Step out"))
-                .on_hover_text("Shift+F11: until this function returns")
-                .clicked()
-            {
+            if ui.add_enabled(paused, egui::Button::new("Step out")).on_hover_text("Shift+F11: until this function returns").clicked() {
                 self.send(Command::StepOut);
             }
             ui.separator();
@@ -409,9 +335,7 @@ impl ProdigyApp {
             }
             ui.separator();
             ui.label("ELF");
-            let field = egui::TextEdit::singleline(&mut self.ui.path_field)
-                .desired_width(300.0)
-                .hint_text("path to an AVR ELF (or drop one here)");
+            let field = egui::TextEdit::singleline(&mut self.ui.path_field).desired_width(300.0).hint_text("path to an AVR ELF (or drop one here)");
             let r = ui.add(field);
             let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if ui.button("Load").clicked() || enter {
@@ -489,22 +413,14 @@ pub static WIDE_FONT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicB
 /// DejaVu Sans as a fallback font when the system has it: egui's own fonts
 /// have no chess glyphs.
 fn add_system_font(ctx: &egui::Context) {
-    const CANDIDATES: [&str; 2] = [
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-        "/usr/share/fonts/TTF/DejaVuSans.ttf",
-    ];
-    let Some(bytes) = CANDIDATES.iter().find_map(|p| std::fs::read(p).ok()) else {
-        return;
-    };
+    const CANDIDATES: [&str; 2] = ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf"];
+    let Some(bytes) = CANDIDATES.iter().find_map(|p| std::fs::read(p).ok()) else { return };
     ctx.add_font(egui::epaint::text::FontInsert {
         name: "DejaVuSans".into(),
         data: egui::FontData::from_owned(bytes),
         families: [egui::FontFamily::Proportional, egui::FontFamily::Monospace]
             .into_iter()
-            .map(|family| egui::epaint::text::InsertFontFamily {
-                family,
-                priority: egui::epaint::text::FontPriority::Lowest,
-            })
+            .map(|family| egui::epaint::text::InsertFontFamily { family, priority: egui::epaint::text::FontPriority::Lowest })
             .collect(),
     });
     WIDE_FONT.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -512,13 +428,9 @@ fn add_system_font(ctx: &egui::Context) {
 
 /// User + system CPU seconds of this process (Linux), 0 elsewhere.
 pub fn cpu_seconds() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0.0;
-    };
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return 0.0 };
     // Fields after the parenthesised command name; utime and stime are the 12th and 13th.
-    let Some(rest) = stat.rsplit_once(')').map(|r| r.1) else {
-        return 0.0;
-    };
+    let Some(rest) = stat.rsplit_once(')').map(|r| r.1) else { return 0.0 };
     let f: Vec<&str> = rest.split_whitespace().collect();
     let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
     (ticks(11) + ticks(12)) / 100.0

@@ -15,9 +15,7 @@
 //! corners: it paints them all into one texture, drawn as one quad.
 
 use egui::emath::GuiRounding;
-use egui::{
-    Color32, ColorImage, Mesh, Painter, Pos2, Rect, Shape, TextureHandle, TextureOptions, Vec2,
-};
+use egui::{Color32, ColorImage, Mesh, Painter, Pos2, Rect, Shape, TextureHandle, TextureOptions, Vec2};
 use std::hash::{Hash, Hasher};
 
 /// Filled, square-cornered rectangles drawn as one mesh.
@@ -28,10 +26,7 @@ pub struct Rects {
 
 impl Rects {
     pub fn new(painter: &Painter) -> Rects {
-        Rects {
-            mesh: Mesh::default(),
-            pixels_per_point: painter.pixels_per_point(),
-        }
+        Rects { mesh: Mesh::default(), pixels_per_point: painter.pixels_per_point() }
     }
 
     /// As `painter.rect_filled(rect, 0.0, colour)` would draw it.
@@ -90,19 +85,14 @@ struct Picture {
 impl RoundedRects {
     /// For rectangles of `size` points with corners of `radius` points.
     pub fn new(size: Vec2, radius: f32) -> RoundedRects {
-        RoundedRects {
-            rects: Vec::new(),
-            size,
-            radius,
-        }
+        RoundedRects { rects: Vec::new(), size, radius }
     }
 
     /// A rectangle of the size given to [`RoundedRects::new`] with its
     /// corner at `min`, in `colour` (premultiplied, as egui's).
     pub fn add(&mut self, min: Pos2, colour: Color32) {
         if colour != Color32::TRANSPARENT {
-            self.rects
-                .push((Rect::from_min_size(min, self.size), colour));
+            self.rects.push((Rect::from_min_size(min, self.size), colour));
         }
     }
 
@@ -111,11 +101,7 @@ impl RoundedRects {
     pub fn into_shape(self, painter: &Painter, id: egui::Id) -> Shape {
         let ppp = painter.pixels_per_point();
         let px = |v: f32| (v * ppp).round() as i64;
-        let rects: Vec<PxRect> = self
-            .rects
-            .iter()
-            .map(|(r, c)| ([px(r.min.x), px(r.min.y), px(r.max.x), px(r.max.y)], *c))
-            .collect();
+        let rects: Vec<PxRect> = self.rects.iter().map(|(r, c)| ([px(r.min.x), px(r.min.y), px(r.max.x), px(r.max.y)], *c)).collect();
         let (Some(x0), Some(y0), Some(x1), Some(y1)) = (
             rects.iter().map(|r| r.0[0]).min(),
             rects.iter().map(|r| r.0[1]).min(),
@@ -125,19 +111,13 @@ impl RoundedRects {
             return Shape::Noop;
         };
         let size = [(x1 - x0).max(1) as usize, (y1 - y0).max(1) as usize];
-        let sprite = [
-            (self.size.x * ppp).round().max(1.0) as usize,
-            (self.size.y * ppp).round().max(1.0) as usize,
-        ];
+        let sprite = [(self.size.x * ppp).round().max(1.0) as usize, (self.size.y * ppp).round().max(1.0) as usize];
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         (sprite, (self.radius * ppp).to_bits(), size).hash(&mut hasher);
         for ([a, b, c, d], colour) in &rects {
             ([a - x0, b - y0, c - x0, d - y0], colour).hash(&mut hasher);
         }
-        let rect = Rect::from_min_size(
-            Pos2::new(x0 as f32, y0 as f32) / ppp,
-            Vec2::new(size[0] as f32, size[1] as f32) / ppp,
-        );
+        let rect = Rect::from_min_size(Pos2::new(x0 as f32, y0 as f32) / ppp, Vec2::new(size[0] as f32, size[1] as f32) / ppp);
         let radius = self.radius * ppp;
         cached_picture(painter, id, hasher.finish(), "rounded-rects", rect, || {
             paint_rects(&rects, [x0, y0], size, &rounded_rect_image(sprite, radius))
@@ -154,14 +134,7 @@ type PxRect = ([i64; 4], Color32);
 /// The picture cached under `id` as an image shape over `rect` (points):
 /// made again by `make` only when `key` (a hash of everything drawn in
 /// it) differs from the cached one, reusing the texture.
-fn cached_picture(
-    painter: &Painter,
-    id: egui::Id,
-    key: u64,
-    name: &str,
-    rect: Rect,
-    make: impl FnOnce() -> ColorImage,
-) -> Shape {
+fn cached_picture(painter: &Painter, id: egui::Id, key: u64, name: &str, rect: Rect, make: impl FnOnce() -> ColorImage) -> Shape {
     let ctx = painter.ctx();
     let old = ctx.data_mut(|d| d.get_temp::<Picture>(id));
     let texture = match old {
@@ -175,32 +148,14 @@ fn cached_picture(
                 }
                 None => ctx.load_texture(name, image, TextureOptions::NEAREST),
             };
-            ctx.data_mut(|d| {
-                d.insert_temp(
-                    id,
-                    Picture {
-                        texture: texture.clone(),
-                        key,
-                    },
-                )
-            });
+            ctx.data_mut(|d| d.insert_temp(id, Picture { texture: texture.clone(), key }));
             texture
         }
     };
-    Shape::image(
-        texture.id(),
-        rect,
-        Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0)),
-        Color32::WHITE,
-    )
+    Shape::image(texture.id(), rect, Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0)), Color32::WHITE)
 }
 
-fn paint_rects(
-    rects: &[PxRect],
-    origin: [i64; 2],
-    size: [usize; 2],
-    sprite: &ColorImage,
-) -> ColorImage {
+fn paint_rects(rects: &[PxRect], origin: [i64; 2], size: [usize; 2], sprite: &ColorImage) -> ColorImage {
     let mut image = ColorImage::filled(size, Color32::TRANSPARENT);
     let [sw, sh] = sprite.size;
     for ([x0, y0, x1, y1], colour) in rects {
@@ -210,8 +165,7 @@ fn paint_rects(
             for x in 0..w {
                 let cover = sprite.pixels[y * sh / h * sw + x * sw / w].a() as u16;
                 let [r, g, b, a] = colour.to_array().map(|v| (v as u16 * cover / 255) as u8);
-                image.pixels[(top + y) * size[0] + left + x] =
-                    Color32::from_rgba_premultiplied(r, g, b, a);
+                image.pixels[(top + y) * size[0] + left + x] = Color32::from_rgba_premultiplied(r, g, b, a);
             }
         }
     }
@@ -235,10 +189,7 @@ fn rounded_rect_image([w, h]: [usize; 2], radius: f32) -> ColorImage {
             let mut hits = 0;
             for sy in 0..N {
                 for sx in 0..N {
-                    let (fx, fy) = (
-                        x as f32 + (sx as f32 + 0.5) / N as f32,
-                        y as f32 + (sy as f32 + 0.5) / N as f32,
-                    );
+                    let (fx, fy) = (x as f32 + (sx as f32 + 0.5) / N as f32, y as f32 + (sy as f32 + 0.5) / N as f32);
                     hits += inside(fx, fy) as usize;
                 }
             }
@@ -264,64 +215,31 @@ pub struct ShapePicture {
 #[derive(Clone, Copy, Debug)]
 enum Item {
     /// `rect_filled(rect, radius, colour)`.
-    Rect {
-        rect: Rect,
-        radius: f32,
-        colour: Color32,
-    },
+    Rect { rect: Rect, radius: f32, colour: Color32 },
     /// `rect_stroke(rect, radius, (width, colour), StrokeKind::Inside)`.
-    RectStroke {
-        rect: Rect,
-        radius: f32,
-        width: f32,
-        colour: Color32,
-    },
+    RectStroke { rect: Rect, radius: f32, width: f32, colour: Color32 },
     /// `circle_filled` (width 0) or `circle_stroke(center, radius, (width, colour))`.
-    Circle {
-        center: Pos2,
-        radius: f32,
-        width: f32,
-        colour: Color32,
-    },
+    Circle { center: Pos2, radius: f32, width: f32, colour: Color32 },
 }
 
 impl ShapePicture {
     pub fn rect_filled(&mut self, rect: Rect, radius: f32, colour: Color32) {
-        self.items.push(Item::Rect {
-            rect,
-            radius,
-            colour,
-        });
+        self.items.push(Item::Rect { rect, radius, colour });
     }
 
     /// An outline inside `rect` (egui's `StrokeKind::Inside`).
     pub fn rect_stroke(&mut self, rect: Rect, radius: f32, width: f32, colour: Color32) {
-        self.items.push(Item::RectStroke {
-            rect,
-            radius,
-            width,
-            colour,
-        });
+        self.items.push(Item::RectStroke { rect, radius, width, colour });
     }
 
     pub fn circle_filled(&mut self, center: Pos2, radius: f32, colour: Color32) {
-        self.items.push(Item::Circle {
-            center,
-            radius,
-            width: 0.0,
-            colour,
-        });
+        self.items.push(Item::Circle { center, radius, width: 0.0, colour });
     }
 
     /// An outline centred on the circle, as egui's `circle_stroke`.
     pub fn circle_stroke(&mut self, center: Pos2, radius: f32, width: f32, colour: Color32) {
         if width > 0.0 {
-            self.items.push(Item::Circle {
-                center,
-                radius,
-                width,
-                colour,
-            });
+            self.items.push(Item::Circle { center, radius, width, colour });
         }
     }
 
@@ -333,22 +251,14 @@ impl ShapePicture {
             return Shape::Noop;
         };
         let origin = bounds.min.floor();
-        let size = [
-            (bounds.max.x - origin.x).ceil().max(1.0) as usize,
-            (bounds.max.y - origin.y).ceil().max(1.0) as usize,
-        ];
+        let size = [(bounds.max.x - origin.x).ceil().max(1.0) as usize, (bounds.max.y - origin.y).ceil().max(1.0) as usize];
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         size.hash(&mut hasher);
         for item in &items {
             item.hash_from(origin, &mut hasher);
         }
-        let rect = Rect::from_min_size(
-            origin / ppp,
-            Vec2::new(size[0] as f32, size[1] as f32) / ppp,
-        );
-        cached_picture(painter, id, hasher.finish(), "shapes", rect, || {
-            paint_shapes(&items, origin, size)
-        })
+        let rect = Rect::from_min_size(origin / ppp, Vec2::new(size[0] as f32, size[1] as f32) / ppp);
+        cached_picture(painter, id, hasher.finish(), "shapes", rect, || paint_shapes(&items, origin, size))
     }
 }
 
@@ -357,37 +267,9 @@ impl Item {
     fn in_pixels(&self, ppp: f32) -> Item {
         let px = |r: Rect| Rect::from_min_max((r.min * ppp).round(), (r.max * ppp).round());
         match *self {
-            Item::Rect {
-                rect,
-                radius,
-                colour,
-            } => Item::Rect {
-                rect: px(rect),
-                radius: radius * ppp,
-                colour,
-            },
-            Item::RectStroke {
-                rect,
-                radius,
-                width,
-                colour,
-            } => Item::RectStroke {
-                rect: px(rect),
-                radius: radius * ppp,
-                width: width * ppp,
-                colour,
-            },
-            Item::Circle {
-                center,
-                radius,
-                width,
-                colour,
-            } => Item::Circle {
-                center: center * ppp,
-                radius: radius * ppp,
-                width: width * ppp,
-                colour,
-            },
+            Item::Rect { rect, radius, colour } => Item::Rect { rect: px(rect), radius: radius * ppp, colour },
+            Item::RectStroke { rect, radius, width, colour } => Item::RectStroke { rect: px(rect), radius: radius * ppp, width: width * ppp, colour },
+            Item::Circle { center, radius, width, colour } => Item::Circle { center: center * ppp, radius: radius * ppp, width: width * ppp, colour },
         }
     }
 
@@ -395,63 +277,18 @@ impl Item {
     fn bounds(&self) -> Rect {
         match *self {
             Item::Rect { rect, .. } | Item::RectStroke { rect, .. } => rect.expand(1.0),
-            Item::Circle {
-                center,
-                radius,
-                width,
-                ..
-            } => Rect::from_center_size(center, Vec2::splat(2.0 * (radius + width / 2.0 + 1.0))),
+            Item::Circle { center, radius, width, .. } => Rect::from_center_size(center, Vec2::splat(2.0 * (radius + width / 2.0 + 1.0))),
         }
     }
 
     fn hash_from(&self, origin: Pos2, h: &mut impl Hasher) {
         let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
         match *self {
-            Item::Rect {
-                rect,
-                radius,
-                colour,
-            } => (
-                0,
-                bits(&[
-                    rect.min.x - origin.x,
-                    rect.min.y - origin.y,
-                    rect.max.x - origin.x,
-                    rect.max.y - origin.y,
-                    radius,
-                ]),
-                colour,
-            )
-                .hash(h),
-            Item::RectStroke {
-                rect,
-                radius,
-                width,
-                colour,
-            } => (
-                1,
-                bits(&[
-                    rect.min.x - origin.x,
-                    rect.min.y - origin.y,
-                    rect.max.x - origin.x,
-                    rect.max.y - origin.y,
-                    radius,
-                    width,
-                ]),
-                colour,
-            )
-                .hash(h),
-            Item::Circle {
-                center,
-                radius,
-                width,
-                colour,
-            } => (
-                2,
-                bits(&[center.x - origin.x, center.y - origin.y, radius, width]),
-                colour,
-            )
-                .hash(h),
+            Item::Rect { rect, radius, colour } => (0, bits(&[rect.min.x - origin.x, rect.min.y - origin.y, rect.max.x - origin.x, rect.max.y - origin.y, radius]), colour).hash(h),
+            Item::RectStroke { rect, radius, width, colour } => {
+                (1, bits(&[rect.min.x - origin.x, rect.min.y - origin.y, rect.max.x - origin.x, rect.max.y - origin.y, radius, width]), colour).hash(h)
+            }
+            Item::Circle { center, radius, width, colour } => (2, bits(&[center.x - origin.x, center.y - origin.y, radius, width]), colour).hash(h),
         }
     }
 
@@ -460,26 +297,12 @@ impl Item {
         let cover = |d: f32| (0.5 - d).clamp(0.0, 1.0);
         match *self {
             Item::Rect { rect, radius, .. } => cover(rounded_rect_distance(p, rect, radius)),
-            Item::RectStroke {
-                rect,
-                radius,
-                width,
-                ..
-            } => {
+            Item::RectStroke { rect, radius, width, .. } => {
                 let inner = rect.shrink(width);
-                let hole = if inner.is_positive() {
-                    cover(rounded_rect_distance(p, inner, (radius - width).max(0.0)))
-                } else {
-                    0.0
-                };
+                let hole = if inner.is_positive() { cover(rounded_rect_distance(p, inner, (radius - width).max(0.0))) } else { 0.0 };
                 (cover(rounded_rect_distance(p, rect, radius)) - hole).max(0.0)
             }
-            Item::Circle {
-                center,
-                radius,
-                width,
-                ..
-            } => {
+            Item::Circle { center, radius, width, .. } => {
                 let d = p.distance(center);
                 if width == 0.0 {
                     cover(d - radius)
@@ -492,9 +315,7 @@ impl Item {
 
     fn colour(&self) -> Color32 {
         match *self {
-            Item::Rect { colour, .. }
-            | Item::RectStroke { colour, .. }
-            | Item::Circle { colour, .. } => colour,
+            Item::Rect { colour, .. } | Item::RectStroke { colour, .. } | Item::Circle { colour, .. } => colour,
         }
     }
 }
@@ -502,10 +323,7 @@ impl Item {
 /// Signed distance from `p` to the edge of `rect` with corners of `radius`
 /// (negative inside).
 fn rounded_rect_distance(p: Pos2, rect: Rect, radius: f32) -> f32 {
-    let r = radius
-        .min(rect.width() / 2.0)
-        .min(rect.height() / 2.0)
-        .max(0.0);
+    let r = radius.min(rect.width() / 2.0).min(rect.height() / 2.0).max(0.0);
     let q = (p - rect.center()).abs() - (rect.size() / 2.0 - Vec2::splat(r));
     q.max(Vec2::ZERO).length() + q.x.max(q.y).min(0.0) - r
 }
@@ -516,14 +334,8 @@ fn paint_shapes(items: &[Item], origin: Pos2, size: [usize; 2]) -> ColorImage {
     let mut acc = vec![[0.0f32; 4]; size[0] * size[1]];
     for item in items {
         let b = item.bounds();
-        let (x0, y0) = (
-            ((b.min.x - origin.x).floor().max(0.0)) as usize,
-            ((b.min.y - origin.y).floor().max(0.0)) as usize,
-        );
-        let (x1, y1) = (
-            ((b.max.x - origin.x).ceil() as usize).min(size[0]),
-            ((b.max.y - origin.y).ceil() as usize).min(size[1]),
-        );
+        let (x0, y0) = (((b.min.x - origin.x).floor().max(0.0)) as usize, ((b.min.y - origin.y).floor().max(0.0)) as usize);
+        let (x1, y1) = (((b.max.x - origin.x).ceil() as usize).min(size[0]), ((b.max.y - origin.y).ceil() as usize).min(size[1]));
         let src = item.colour().to_array().map(|v| v as f32 / 255.0);
         for y in y0..y1 {
             for x in x0..x1 {
@@ -555,18 +367,9 @@ mod tests {
         let ctx = egui::Context::default();
         let painter = Painter::new(ctx, egui::LayerId::background(), Rect::EVERYTHING);
         let mut r = Rects::new(&painter);
-        r.add(
-            Rect::from_min_size(pos2(10.3, 4.6), vec2(3.76, 3.76)),
-            Color32::RED,
-        );
-        r.add(
-            Rect::from_min_size(pos2(1.0, 1.0), vec2(0.2, 0.2)),
-            Color32::RED,
-        );
-        r.add(
-            Rect::from_min_size(pos2(1.0, 1.0), vec2(5.0, 5.0)),
-            Color32::TRANSPARENT,
-        );
+        r.add(Rect::from_min_size(pos2(10.3, 4.6), vec2(3.76, 3.76)), Color32::RED);
+        r.add(Rect::from_min_size(pos2(1.0, 1.0), vec2(0.2, 0.2)), Color32::RED);
+        r.add(Rect::from_min_size(pos2(1.0, 1.0), vec2(5.0, 5.0)), Color32::TRANSPARENT);
         assert_eq!(r.len(), 1);
         let v: Vec<_> = r.mesh.vertices.iter().map(|v| v.pos).collect();
         assert_eq!((v[0], v[3]), (pos2(10.0, 5.0), pos2(14.0, 8.0)));
@@ -582,10 +385,7 @@ mod tests {
         assert_eq!((at(1, 1), at(6, 1)), (blue, Color32::RED));
         assert_eq!(at(4, 1), Color32::TRANSPARENT, "the gap between them");
         let corner = at(0, 0);
-        assert!(
-            corner.a() < blue.a() && corner.b() < blue.b() && corner.a() > 0,
-            "{corner:?}"
-        );
+        assert!(corner.a() < blue.a() && corner.b() < blue.b() && corner.a() > 0, "{corner:?}");
         assert_eq!(at(5, 0).a(), at(8, 2).a(), "every corner alike");
     }
 
@@ -600,31 +400,16 @@ mod tests {
             r.add(pos2(x + 20.0, 4.6), colour);
             r.into_shape(&painter, id)
         };
-        let Shape::Mesh(m) = shape(Color32::RED, 10.3) else {
-            panic!("an image")
-        };
-        assert_eq!(
-            (m.vertices[0].pos, m.vertices[3].pos),
-            (pos2(10.0, 5.0), pos2(48.0, 20.0)),
-            "on whole pixels"
-        );
+        let Shape::Mesh(m) = shape(Color32::RED, 10.3) else { panic!("an image") };
+        assert_eq!((m.vertices[0].pos, m.vertices[3].pos), (pos2(10.0, 5.0), pos2(48.0, 20.0)), "on whole pixels");
         assert_made_again_only_when_it_changes(&ctx, id, shape, 10.3, 11.0);
-        assert!(matches!(
-            RoundedRects::new(vec2(18.0, 15.0), 2.0).into_shape(&painter, id),
-            Shape::Noop
-        ));
+        assert!(matches!(RoundedRects::new(vec2(18.0, 15.0), 2.0).into_shape(&painter, id), Shape::Noop));
     }
 
     /// `shape(colour, x)` drawn red at `x`: the cached picture is kept when
     /// drawn again, and when moved to `moved` (whole pixels away), and made
     /// again in blue.
-    fn assert_made_again_only_when_it_changes(
-        ctx: &egui::Context,
-        id: egui::Id,
-        shape: impl Fn(Color32, f32) -> Shape,
-        x: f32,
-        moved: f32,
-    ) {
+    fn assert_made_again_only_when_it_changes(ctx: &egui::Context, id: egui::Id, shape: impl Fn(Color32, f32) -> Shape, x: f32, moved: f32) {
         let key = || ctx.data_mut(|d| d.get_temp::<Picture>(id)).map(|p| p.key);
         let _ = shape(Color32::RED, x);
         let k = key();
@@ -642,42 +427,19 @@ mod tests {
         let mut pic = ShapePicture::default();
         let dark = Color32::from_rgb(14, 16, 18);
         let grey = Color32::from_rgb(58, 63, 70);
-        pic.rect_filled(
-            Rect::from_min_max(pos2(0.0, 0.0), pos2(40.0, 20.0)),
-            8.0,
-            dark,
-        );
-        pic.rect_stroke(
-            Rect::from_min_max(pos2(0.0, 0.0), pos2(40.0, 20.0)),
-            8.0,
-            1.0,
-            grey,
-        );
+        pic.rect_filled(Rect::from_min_max(pos2(0.0, 0.0), pos2(40.0, 20.0)), 8.0, dark);
+        pic.rect_stroke(Rect::from_min_max(pos2(0.0, 0.0), pos2(40.0, 20.0)), 8.0, 1.0, grey);
         pic.circle_filled(pos2(30.5, 10.5), 3.0, Color32::RED);
         let items: Vec<Item> = pic.items.iter().map(|i| i.in_pixels(1.0)).collect();
         let img = paint_shapes(&items, pos2(-1.0, -1.0), [42, 22]);
         let at = |x: i32, y: i32| img.pixels[((y + 1) * 42 + x + 1) as usize];
         assert_eq!(at(10, 10), dark, "inside");
-        assert_eq!(
-            (at(10, 0), at(0, 10), at(39, 10), at(10, 19)),
-            (grey, grey, grey, grey),
-            "the outline is the outermost pixel, crisp"
-        );
-        assert_eq!(
-            (at(-1, 10), at(40, 10)),
-            (Color32::TRANSPARENT, Color32::TRANSPARENT)
-        );
+        assert_eq!((at(10, 0), at(0, 10), at(39, 10), at(10, 19)), (grey, grey, grey, grey), "the outline is the outermost pixel, crisp");
+        assert_eq!((at(-1, 10), at(40, 10)), (Color32::TRANSPARENT, Color32::TRANSPARENT));
         assert_eq!(at(0, 0), Color32::TRANSPARENT, "the corner is cut away");
-        assert!(
-            at(2, 2).a() > 0 && at(2, 2).a() < 255,
-            "the round corner's soft edge: {:?}",
-            at(2, 2)
-        );
+        assert!(at(2, 2).a() > 0 && at(2, 2).a() < 255, "the round corner's soft edge: {:?}", at(2, 2));
         assert_eq!(at(30, 10), Color32::RED, "the circle on top");
-        assert!(
-            at(33, 10).r() > dark.r() && at(33, 10) != Color32::RED,
-            "its soft edge"
-        );
+        assert!(at(33, 10).r() > dark.r() && at(33, 10) != Color32::RED, "its soft edge");
     }
 
     #[test]
@@ -687,20 +449,13 @@ mod tests {
         let id = egui::Id::unique("test-shapes");
         let shape = |colour: Color32, dx: f32| {
             let mut p = ShapePicture::default();
-            p.rect_filled(
-                Rect::from_min_size(pos2(10.3 + dx, 5.0), vec2(40.0, 20.0)),
-                8.0,
-                colour,
-            );
+            p.rect_filled(Rect::from_min_size(pos2(10.3 + dx, 5.0), vec2(40.0, 20.0)), 8.0, colour);
             p.circle_filled(pos2(20.5 + dx, 10.0), 4.0, Color32::WHITE);
             p.into_shape(&painter, id)
         };
         assert!(matches!(shape(Color32::RED, 0.0), Shape::Mesh(_)));
         assert_made_again_only_when_it_changes(&ctx, id, shape, 0.0, 3.0);
-        assert!(matches!(
-            ShapePicture::default().into_shape(&painter, id),
-            Shape::Noop
-        ));
+        assert!(matches!(ShapePicture::default().into_shape(&painter, id), Shape::Noop));
     }
 
     #[test]
@@ -709,26 +464,11 @@ mod tests {
         let alpha = |x: usize, y: usize| img.pixels[y * 18 + x].a();
         assert_eq!(alpha(9, 7), 255);
         // Straight edges are crisp: the rectangle ends on pixel boundaries.
-        assert_eq!(
-            (alpha(0, 7), alpha(17, 7), alpha(9, 0), alpha(9, 14)),
-            (255, 255, 255, 255)
-        );
+        assert_eq!((alpha(0, 7), alpha(17, 7), alpha(9, 0), alpha(9, 14)), (255, 255, 255, 255));
         // The corner pixel is mostly outside the 2-pixel arc, its neighbours mostly inside.
-        assert!(
-            alpha(0, 0) < 100 && alpha(1, 0) > 150 && alpha(0, 1) > 150,
-            "{} {} {}",
-            alpha(0, 0),
-            alpha(1, 0),
-            alpha(0, 1)
-        );
-        assert_eq!(
-            (alpha(17, 14), alpha(0, 14), alpha(17, 0)),
-            (alpha(0, 0), alpha(0, 0), alpha(0, 0))
-        );
+        assert!(alpha(0, 0) < 100 && alpha(1, 0) > 150 && alpha(0, 1) > 150, "{} {} {}", alpha(0, 0), alpha(1, 0), alpha(0, 1));
+        assert_eq!((alpha(17, 14), alpha(0, 14), alpha(17, 0)), (alpha(0, 0), alpha(0, 0), alpha(0, 0)));
         // Premultiplied white.
-        assert!(img
-            .pixels
-            .iter()
-            .all(|c| c.r() == c.a() && c.g() == c.a() && c.b() == c.a()));
+        assert!(img.pixels.iter().all(|c| c.r() == c.a() && c.g() == c.a() && c.b() == c.a()));
     }
 }

@@ -95,15 +95,8 @@ pub enum Command {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ListingRow {
     /// A function (or other flash symbol) starts at the next instruction.
-    Label {
-        pc: u32,
-        name: String,
-    },
-    Instr {
-        pc: u32,
-        words: u32,
-        text: String,
-    },
+    Label { pc: u32, name: String },
+    Instr { pc: u32, words: u32, text: String },
 }
 
 /// A data-space symbol, demangled.
@@ -166,19 +159,11 @@ impl ProgramInfo {
                 fi += 1;
             }
             if fi < functions.len() && functions[fi].0 == pc * 2 {
-                listing.push(ListingRow::Label {
-                    pc,
-                    name: functions[fi].1.clone(),
-                });
+                listing.push(ListingRow::Label { pc, name: functions[fi].1.clone() });
             }
             let instr = board.avr.instruction(pc);
             let words = instr.words();
-            let text = emulator::disasm::disassemble(
-                board.avr.flash_word(pc),
-                board.avr.flash_word(pc + 1),
-                pc,
-                Some(&pretty),
-            );
+            let text = emulator::disasm::disassemble(board.avr.flash_word(pc), board.avr.flash_word(pc + 1), pc, Some(&pretty));
             for w in 0..words {
                 if let Some(slot) = row_of_pc.get_mut((pc + w) as usize) {
                     *slot = listing.len() as u32;
@@ -190,34 +175,17 @@ impl ProgramInfo {
         let mut data_symbols: Vec<DataSymbol> = pretty
             .symbols
             .iter()
-            .filter(|s| {
-                s.space == Space::Data
-                    && s.kind == SymbolKind::Object
-                    && s.address >= RAMSTART as u32
-            })
-            .map(|s| DataSymbol {
-                name: s.name.clone(),
-                address: s.address as u16,
-                size: s.size as u16,
-            })
+            .filter(|s| s.space == Space::Data && s.kind == SymbolKind::Object && s.address >= RAMSTART as u32)
+            .map(|s| DataSymbol { name: s.name.clone(), address: s.address as u16, size: s.size as u16 })
             .collect();
         data_symbols.sort_by_key(|s| (s.address, s.name.clone()));
         let data_sections = symbols
             .sections
             .iter()
             .filter(|s| s.space == Space::Data && s.size > 0)
-            .map(|s| {
-                (
-                    s.name.clone(),
-                    s.start as u16,
-                    s.end().min(DATA_SIZE as u32) as u16,
-                )
-            })
+            .map(|s| (s.name.clone(), s.start as u16, s.end().min(DATA_SIZE as u32) as u16))
             .collect();
-        let chess_position = symbols
-            .lookup(CHESS_POSITION)
-            .filter(|s| s.space == Space::Data)
-            .map(|s| s.address as u16);
+        let chess_position = symbols.lookup(CHESS_POSITION).filter(|s| s.space == Space::Data).map(|s| s.address as u16);
         ProgramInfo {
             path: path.to_path_buf(),
             listing,
@@ -233,69 +201,43 @@ impl ProgramInfo {
 
     /// The listing row of the instruction at word address `pc`.
     pub fn row(&self, pc: u32) -> Option<usize> {
-        self.row_of_pc
-            .get(pc as usize)
-            .filter(|&&r| r != u32::MAX)
-            .map(|&r| r as usize)
+        self.row_of_pc.get(pc as usize).filter(|&&r| r != u32::MAX).map(|&r| r as usize)
     }
 
     /// The function containing byte address `addr`, with the offset.
     pub fn function_at(&self, byte_addr: u32) -> Option<(&str, u32)> {
         let i = self.functions.partition_point(|f| f.0 <= byte_addr);
-        (i > 0).then(|| {
-            (
-                self.functions[i - 1].1.as_str(),
-                byte_addr - self.functions[i - 1].0,
-            )
-        })
+        (i > 0).then(|| (self.functions[i - 1].1.as_str(), byte_addr - self.functions[i - 1].0))
     }
 
     /// `name+0x12` for a data address.
     pub fn data_label(&self, addr: u16) -> Option<String> {
-        self.data_symbols
-            .iter()
-            .rev()
-            .find(|s| addr >= s.address && (addr as u32) < s.address as u32 + s.size.max(1) as u32)
-            .map(|s| {
-                if addr == s.address {
-                    s.name.clone()
-                } else {
-                    format!("{}+{}", s.name, addr - s.address)
-                }
-            })
+        self.data_symbols.iter().rev().find(|s| addr >= s.address && (addr as u32) < s.address as u32 + s.size.max(1) as u32).map(|s| {
+            if addr == s.address {
+                s.name.clone()
+            } else {
+                format!("{}+{}", s.name, addr - s.address)
+            }
+        })
     }
 
     /// Parses an address: `0x1234`, `1234` (hex), or a (demangled or raw)
     /// symbol name. Flash symbols give byte addresses.
     pub fn resolve(&self, text: &str, space: Space) -> Option<u32> {
         let t = text.trim();
-        let hex = t
-            .strip_prefix("0x")
-            .or_else(|| t.strip_prefix("0X"))
-            .unwrap_or(t);
+        let hex = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).unwrap_or(t);
         if let Ok(v) = u32::from_str_radix(hex, 16) {
             return Some(v);
         }
         match space {
-            Space::Flash => self
-                .functions
-                .iter()
-                .find(|f| f.1 == t)
-                .or_else(|| {
-                    self.functions
-                        .iter()
-                        .find(|f| f.1.ends_with(&format!("::{t}")))
-                })
-                .map(|f| f.0),
+            Space::Flash => {
+                self.functions.iter().find(|f| f.1 == t).or_else(|| self.functions.iter().find(|f| f.1.ends_with(&format!("::{t}")))).map(|f| f.0)
+            }
             _ => self
                 .data_symbols
                 .iter()
                 .find(|s| s.name == t)
-                .or_else(|| {
-                    self.data_symbols
-                        .iter()
-                        .find(|s| s.name.ends_with(&format!("::{t}")))
-                })
+                .or_else(|| self.data_symbols.iter().find(|s| s.name.ends_with(&format!("::{t}"))))
                 .map(|s| s.address as u32),
         }
     }
@@ -303,11 +245,7 @@ impl ProgramInfo {
     /// The data symbol called `text` (for watchpoints over a whole object).
     pub fn data_symbol(&self, text: &str) -> Option<&DataSymbol> {
         let t = text.trim();
-        self.data_symbols.iter().find(|s| s.name == t).or_else(|| {
-            self.data_symbols
-                .iter()
-                .find(|s| s.name.ends_with(&format!("::{t}")))
-        })
+        self.data_symbols.iter().find(|s| s.name == t).or_else(|| self.data_symbols.iter().find(|s| s.name.ends_with(&format!("::{t}"))))
     }
 }
 
@@ -386,12 +324,7 @@ impl Snapshot {
 enum Goal {
     /// Run until PC is `pc` with SP >= `sp_min` (a step over a call returns
     /// to the same frame; a recursive call of it does not count).
-    Until {
-        pc: u32,
-        sp_min: u16,
-        temp_bp: bool,
-        what: GoalKind,
-    },
+    Until { pc: u32, sp_min: u16, temp_bp: bool, what: GoalKind },
     /// Step until a RET lifts SP above `sp0`.
     StepOut { sp0: u16 },
 }
@@ -431,10 +364,8 @@ pub struct SimCore {
 
 impl SimCore {
     pub fn load(path: &Path, clock_hz: u32) -> Result<SimCore, String> {
-        let elf =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let board =
-            Board::from_elf(&elf, clock_hz).map_err(|e| format!("{}: {e}", path.display()))?;
+        let elf = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let board = Board::from_elf(&elf, clock_hz).map_err(|e| format!("{}: {e}", path.display()))?;
         let program = Arc::new(ProgramInfo::from_board(path, &board));
         Ok(SimCore {
             board,
@@ -518,9 +449,7 @@ impl SimCore {
             Command::StepOut => {
                 if self.powered {
                     self.end_goal();
-                    self.goal = Some(Goal::StepOut {
-                        sp0: self.board.avr.sp(),
-                    });
+                    self.goal = Some(Goal::StepOut { sp0: self.board.avr.sp() });
                     self.running = true;
                     self.last_stop = None;
                 }
@@ -557,13 +486,8 @@ impl SimCore {
                     self.running = false;
                 }
             }
-            Command::Load(path) => match std::fs::read(&path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))
-            {
-                Ok(bytes) => match self
-                    .fresh_board(&bytes)
-                    .map_err(|e| format!("{}: {e}", path.display()))
-                {
+            Command::Load(path) => match std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display())) {
+                Ok(bytes) => match self.fresh_board(&bytes).map_err(|e| format!("{}: {e}", path.display())) {
                     Ok(b) => {
                         self.elf = bytes;
                         self.install(b, Some(&path));
@@ -594,18 +518,14 @@ impl SimCore {
                 }
             }
             Command::AddWatchpoint(range, kind) => {
-                let wp = Watchpoint {
-                    range: range.clone(),
-                    kind,
-                };
+                let wp = Watchpoint { range: range.clone(), kind };
                 if !self.watchpoints.contains(&wp) {
                     self.watchpoints.push(wp);
                     self.board.avr.add_watchpoint(range, kind);
                 }
             }
             Command::RemoveWatchpoint(range, kind) => {
-                self.watchpoints
-                    .retain(|w| !(w.range == range && w.kind == kind));
+                self.watchpoints.retain(|w| !(w.range == range && w.kind == kind));
                 self.board.avr.remove_watchpoint(range, kind);
             }
             Command::ClearWarnings => {
@@ -634,9 +554,7 @@ impl SimCore {
             board.avr.add_watchpoint(w.range.clone(), w.kind);
         }
         if path.is_some() || board.program != self.board.program {
-            let path = path
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| self.program.path.clone());
+            let path = path.map(Path::to_path_buf).unwrap_or_else(|| self.program.path.clone());
             self.program = Arc::new(ProgramInfo::from_board(&path, &board));
         }
         self.board = board;
@@ -647,11 +565,7 @@ impl SimCore {
     }
 
     fn eeprom(&self) -> &[u8] {
-        self.board
-            .avr
-            .peripheral::<Eeprom>()
-            .map(|e| &e.contents()[..])
-            .unwrap_or(&[])
+        self.board.avr.peripheral::<Eeprom>().map(|e| &e.contents()[..]).unwrap_or(&[])
     }
 
     fn pause(&mut self, why: Option<String>) {
@@ -664,10 +578,7 @@ impl SimCore {
     }
 
     fn end_goal(&mut self) {
-        if let Some(Goal::Until {
-            pc, temp_bp: true, ..
-        }) = self.goal
-        {
+        if let Some(Goal::Until { pc, temp_bp: true, .. }) = self.goal {
             self.board.avr.remove_breakpoint(pc);
         }
         self.goal = None;
@@ -695,11 +606,7 @@ impl SimCore {
         let avr = &self.board.avr;
         let pc = avr.pc();
         let instr = avr.instruction(pc);
-        if matches!(
-            instr,
-            Instr::Call { .. } | Instr::Rcall { .. } | Instr::Icall
-        ) && !avr.is_sleeping()
-        {
+        if matches!(instr, Instr::Call { .. } | Instr::Rcall { .. } | Instr::Icall) && !avr.is_sleeping() {
             // The return address goes on the stack: SP is 2 lower inside.
             self.start_until(pc + instr.words(), avr.sp(), GoalKind::StepOver);
         } else {
@@ -710,12 +617,7 @@ impl SimCore {
     fn start_until(&mut self, pc: u32, sp_min: u16, what: GoalKind) {
         self.end_goal();
         let temp_bp = self.board.avr.add_breakpoint(pc);
-        self.goal = Some(Goal::Until {
-            pc,
-            sp_min,
-            temp_bp,
-            what,
-        });
+        self.goal = Some(Goal::Until { pc, sp_min, temp_bp, what });
         self.running = true;
         self.last_stop = None;
     }
@@ -741,27 +643,14 @@ impl SimCore {
     fn after_stop(&mut self, stop: Stop) {
         match stop {
             Stop::CycleLimit | Stop::PinChange | Stop::Stepped => {}
-            Stop::Sleeping {
-                interrupts_enabled: true,
-                ..
-            } => {
+            Stop::Sleeping { interrupts_enabled: true, .. } => {
                 // Only a pin change can wake the chip: let time pass.
                 let now = self.cycles();
-                let next = self
-                    .board
-                    .buttons
-                    .next_change(now)
-                    .unwrap_or(now + self.clock_hz as u64 / 100);
+                let next = self.board.buttons.next_change(now).unwrap_or(now + self.clock_hz as u64 / 100);
                 self.board.avr.skip_to(next);
             }
             Stop::Breakpoint(pc) => {
-                if let Some(Goal::Until {
-                    pc: target,
-                    sp_min,
-                    what,
-                    ..
-                }) = self.goal
-                {
+                if let Some(Goal::Until { pc: target, sp_min, what, .. }) = self.goal {
                     if pc == target {
                         if self.board.avr.sp() >= sp_min {
                             let msg = match what {
@@ -786,8 +675,7 @@ impl SimCore {
     fn step_out_until(&mut self, sp0: u16, end: u64) {
         while self.cycles() < end {
             let pc = self.board.avr.pc();
-            let is_ret = matches!(self.board.avr.instruction(pc), Instr::Ret)
-                && !self.board.avr.is_sleeping();
+            let is_ret = matches!(self.board.avr.instruction(pc), Instr::Ret) && !self.board.avr.is_sleeping();
             let stop = self.board.step();
             match stop {
                 Stop::Stepped | Stop::CycleLimit | Stop::PinChange => {}
@@ -814,14 +702,7 @@ impl SimCore {
             self.warning_count += 1;
             push_capped(
                 &mut self.warnings,
-                format!(
-                    "cycle {} pc {}: {}: {}",
-                    w.cycle,
-                    w.pc.map(|p| format!("0x{:04x}", p * 2))
-                        .unwrap_or("-".into()),
-                    w.source,
-                    w.message
-                ),
+                format!("cycle {} pc {}: {}: {}", w.cycle, w.pc.map(|p| format!("0x{:04x}", p * 2)).unwrap_or("-".into()), w.source, w.message),
             );
         }
         for w in self.board.lcd.take_warnings() {
@@ -847,8 +728,7 @@ impl SimCore {
     pub fn measure(&mut self, now: Instant) -> (f64, f64) {
         let cycles = self.cycles();
         self.rate.push_back((now, cycles));
-        while self.rate.len() > 2 && now.duration_since(self.rate[0].0) > Duration::from_millis(500)
-        {
+        while self.rate.len() > 2 && now.duration_since(self.rate[0].0) > Duration::from_millis(500) {
             self.rate.pop_front();
         }
         let (t0, c0) = self.rate[0];
@@ -865,11 +745,7 @@ impl SimCore {
         let now = avr.cycles();
         let powered = self.powered;
         let lcd = &self.board.lcd;
-        let lcd_pixels = if powered {
-            lcd.pixels(now).to_vec()
-        } else {
-            vec![[[false; 5]; 8]; 32]
-        };
+        let lcd_pixels = if powered { lcd.pixels(now).to_vec() } else { vec![[[false; 5]; 8]; 32] };
         let pins = avr.pins();
         Snapshot {
             seq: self.seq,
@@ -878,15 +754,8 @@ impl SimCore {
             running: self.is_running(),
             speed: self.speed,
             goal: self.goal.map(|g| match g {
-                Goal::Until {
-                    what: GoalKind::StepOver,
-                    ..
-                } => "stepping over".to_string(),
-                Goal::Until {
-                    pc,
-                    what: GoalKind::RunTo,
-                    ..
-                } => format!("running to 0x{:04x}", pc * 2),
+                Goal::Until { what: GoalKind::StepOver, .. } => "stepping over".to_string(),
+                Goal::Until { pc, what: GoalKind::RunTo, .. } => format!("running to 0x{:04x}", pc * 2),
                 Goal::StepOut { .. } => "stepping out".to_string(),
             }),
             clock_hz: self.clock_hz,
@@ -902,21 +771,12 @@ impl SimCore {
             sram: avr.read_data_range(0, RAMEND as usize + 1),
             eeprom: self.eeprom().to_vec(),
             lcd_pixels,
-            lcd_text: if powered {
-                lcd.text()
-            } else {
-                [" ".repeat(16), " ".repeat(16)]
-            },
+            lcd_text: if powered { lcd.text() } else { [" ".repeat(16), " ".repeat(16)] },
             backlight: powered && lcd.backlight(),
             display_on: powered && lcd.display_on(),
-            tone: if powered {
-                self.board.buzzer.current_tone(now)
-            } else {
-                None
-            },
+            tone: if powered { self.board.buzzer.current_tone(now) } else { None },
             buttons_held: Button::ALL.map(|b| self.pressed_at[b as usize].is_some()),
-            button_pins_low: Button::ALL
-                .map(|b| pins.level(b.pin().port.index()) & b.pin().mask() == 0),
+            button_pins_low: Button::ALL.map(|b| pins.level(b.pin().port.index()) & b.pin().mask() == 0),
             presses_seen: self.presses_seen,
             breakpoints: self.breakpoints.iter().copied().collect(),
             watchpoints: self.watchpoints.clone(),
@@ -938,22 +798,8 @@ impl Snapshot {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         self.lcd_pixels.hash(&mut h);
-        (
-            self.backlight,
-            self.display_on,
-            self.powered,
-            self.running,
-            self.tone.map(f32::to_bits),
-        )
-            .hash(&mut h);
-        (
-            self.button_pins_low,
-            self.buttons_held,
-            &self.last_stop,
-            &self.error,
-            self.seq,
-        )
-            .hash(&mut h);
+        (self.backlight, self.display_on, self.powered, self.running, self.tone.map(f32::to_bits)).hash(&mut h);
+        (self.button_pins_low, self.buttons_held, &self.last_stop, &self.error, self.seq).hash(&mut h);
         self.visual = h.finish();
         self
     }
@@ -999,13 +845,7 @@ impl WakePacer {
     /// Whether to wake the window for the snapshot just published.
     /// `urgent`: a command was applied, the CPU started or stopped, or it
     /// is paused.
-    pub fn wake(
-        &mut self,
-        now: Instant,
-        visual: u64,
-        settle: Duration,
-        urgent: bool,
-    ) -> Option<Wake> {
+    pub fn wake(&mut self, now: Instant, visual: u64, settle: Duration, urgent: bool) -> Option<Wake> {
         if urgent {
             self.shown = visual;
             self.due = None;
@@ -1066,20 +906,13 @@ impl SimHandle {
                     core.handle(c);
                 }
                 let first = Arc::new(core.snapshot(0.0, 0.0));
-                let shared = Arc::new(Shared {
-                    snapshot: Mutex::new(first),
-                    repaint: Mutex::new(None),
-                });
+                let shared = Arc::new(Shared { snapshot: Mutex::new(first), repaint: Mutex::new(None) });
                 let _ = ready_tx.send(Ok(shared.clone()));
                 sim_thread(core, rx, shared)
             })
             .map_err(|e| format!("cannot start the emulator thread: {e}"))?;
         match ready_rx.recv() {
-            Ok(Ok(shared)) => Ok(SimHandle {
-                tx,
-                shared,
-                thread: Some(thread),
-            }),
+            Ok(Ok(shared)) => Ok(SimHandle { tx, shared, thread: Some(thread) }),
             Ok(Err(e)) => {
                 let _ = thread.join();
                 Err(e)
@@ -1095,11 +928,7 @@ impl SimHandle {
 
     /// The latest snapshot.
     pub fn snapshot(&self) -> Arc<Snapshot> {
-        self.shared
-            .snapshot
-            .lock()
-            .map(|s| s.clone())
-            .unwrap_or_else(|e| e.into_inner().clone())
+        self.shared.snapshot.lock().map(|s| s.clone()).unwrap_or_else(|e| e.into_inner().clone())
     }
 
     /// Called by the thread when the window should redraw (see
@@ -1111,11 +940,7 @@ impl SimHandle {
     }
 
     /// Waits (up to `timeout`) for a snapshot satisfying `pred`.
-    pub fn wait_for(
-        &self,
-        timeout: Duration,
-        pred: impl Fn(&Snapshot) -> bool,
-    ) -> Option<Arc<Snapshot>> {
+    pub fn wait_for(&self, timeout: Duration, pred: impl Fn(&Snapshot) -> bool) -> Option<Arc<Snapshot>> {
         let start = Instant::now();
         loop {
             let s = self.snapshot();
@@ -1188,9 +1013,7 @@ fn sim_thread(mut core: SimCore, rx: Receiver<Command>, shared: Arc<Shared>) {
                         _ => (now, core.cycles(), core.speed()),
                     };
                     anchor = Some(a);
-                    let target = a.1
-                        + (now.duration_since(a.0).as_secs_f64() * core.clock_hz() as f64 * f)
-                            as u64;
+                    let target = a.1 + (now.duration_since(a.0).as_secs_f64() * core.clock_hz() as f64 * f) as u64;
                     let behind = target.saturating_sub(core.cycles());
                     // More than 100 ms behind (a slow debug run): don't try
                     // to catch up, just go on from here.
@@ -1226,11 +1049,7 @@ fn sim_thread(mut core: SimCore, rx: Receiver<Command>, shared: Arc<Shared>) {
                 *s = snap;
             }
             last_publish = now;
-            let settle = if core.speed() == Speed::Max {
-                super::MAX_SPEED_FRAME
-            } else {
-                super::RUNNING_FRAME
-            };
+            let settle = if core.speed() == Speed::Max { super::MAX_SPEED_FRAME } else { super::RUNNING_FRAME };
             if let Some(wake) = pacer.wake(now, visual, settle, changed || !core.is_running()) {
                 if let Ok(r) = shared.repaint.lock() {
                     if let Some(r) = r.as_ref() {

@@ -21,16 +21,10 @@ pub fn state_text(snap: &Snapshot) -> (String, Color32) {
     if snap.running {
         let what = snap.goal.clone().unwrap_or_else(|| "RUNNING".into());
         let sleeping = if snap.sleeping { " (asleep)" } else { "" };
-        return (
-            format!("{what}{sleeping}"),
-            Color32::from_rgb(0x7c, 0xd9, 0x6a),
-        );
+        return (format!("{what}{sleeping}"), Color32::from_rgb(0x7c, 0xd9, 0x6a));
     }
     match &snap.last_stop {
-        Some(why) => (
-            format!("STOPPED: {why}"),
-            Color32::from_rgb(0xff, 0xb0, 0x40),
-        ),
+        Some(why) => (format!("STOPPED: {why}"), Color32::from_rgb(0xff, 0xb0, 0x40)),
         None => ("PAUSED".into(), Color32::from_rgb(0xff, 0xd0, 0x60)),
     }
 }
@@ -40,38 +34,25 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot) {
         let (text, colour) = state_text(snap);
         ui.label(RichText::new(text).strong().color(colour));
         ui.separator();
-        ui.label(RichText::new(format_time(snap.seconds())).monospace())
-            .on_hover_text("emulated time since power-on");
+        ui.label(RichText::new(format_time(snap.seconds())).monospace()).on_hover_text("emulated time since power-on");
         ui.separator();
         ui.label(RichText::new(format!("{} cycles", group(snap.cycles))).monospace());
         ui.separator();
         ui.label(format!("speed {}", snap.speed.label()));
         if snap.running {
             ui.separator();
-            ui.label(RichText::new(format!("{:.1} MHz emulated", snap.mhz)).monospace())
-                .on_hover_text(format!("clock {} MHz", snap.clock_hz as f64 / 1e6));
+            ui.label(RichText::new(format!("{:.1} MHz emulated", snap.mhz)).monospace()).on_hover_text(format!("clock {} MHz", snap.clock_hz as f64 / 1e6));
             ui.separator();
             ui.label(RichText::new(format!("{:.2}x real time", snap.realtime)).monospace());
         }
         let n = snap.warning_count + snap.lcd_warning_count;
         if n > 0 {
             ui.separator();
-            ui.colored_label(
-                Color32::from_rgb(0xff, 0xb0, 0x40),
-                format!("⚠ {n} warnings"),
-            );
+            ui.colored_label(Color32::from_rgb(0xff, 0xb0, 0x40), format!("⚠ {n} warnings"));
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            let name = snap
-                .program
-                .path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            ui.weak(format!(
-                "{name}  ·  {} bytes of code",
-                snap.program.flash_bytes
-            ));
+            let name = snap.program.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            ui.weak(format!("{name}  ·  {} bytes of code", snap.program.flash_bytes));
         });
     });
 }

@@ -117,12 +117,7 @@ mod tests {
 
     #[test]
     fn g_packet_round_trips_in_avr_gdb_order() {
-        let mut regs = AvrRegs {
-            sreg: 0x82,
-            sp: 0x10FD,
-            pc: 0x0400,
-            ..AvrRegs::default()
-        };
+        let mut regs = AvrRegs { sreg: 0x82, sp: 0x10FD, pc: 0x0400, ..AvrRegs::default() };
         for (i, r) in regs.r.iter_mut().enumerate() {
             *r = i as u8 * 3;
         }
@@ -139,18 +134,9 @@ mod tests {
 
     #[test]
     fn register_numbers_and_sizes() {
-        assert_eq!(
-            AvrRegId::from_raw_id(5).map(|(r, s)| (r, s.unwrap().get())),
-            Some((AvrRegId::R(5), 1))
-        );
-        assert_eq!(
-            AvrRegId::from_raw_id(33).map(|(r, s)| (r, s.unwrap().get())),
-            Some((AvrRegId::Sp, 2))
-        );
-        assert_eq!(
-            AvrRegId::from_raw_id(34).map(|(r, s)| (r, s.unwrap().get())),
-            Some((AvrRegId::Pc, 4))
-        );
+        assert_eq!(AvrRegId::from_raw_id(5).map(|(r, s)| (r, s.unwrap().get())), Some((AvrRegId::R(5), 1)));
+        assert_eq!(AvrRegId::from_raw_id(33).map(|(r, s)| (r, s.unwrap().get())), Some((AvrRegId::Sp, 2)));
+        assert_eq!(AvrRegId::from_raw_id(34).map(|(r, s)| (r, s.unwrap().get())), Some((AvrRegId::Pc, 4)));
         assert!(AvrRegId::from_raw_id(35).is_none());
         assert_eq!(AvrRegId::Sreg.to_raw_id(), Some(32));
     }

@@ -65,9 +65,7 @@ pub fn data_addr(addr: u32) -> Option<u16> {
 pub fn read(avr: &Avr, addr: u32, buf: &mut [u8]) -> usize {
     let eeprom = avr.peripheral::<Eeprom>().map(|e| e.contents());
     for (i, slot) in buf.iter_mut().enumerate() {
-        let Some(a) = addr.checked_add(i as u32) else {
-            return i;
-        };
+        let Some(a) = addr.checked_add(i as u32) else { return i };
         let value = match locate(a) {
             Some(Location::Flash(f)) => Some(avr.flash()[f as usize]),
             Some(Location::Data(d)) => avr.read_data(d),
@@ -109,12 +107,7 @@ pub fn write(avr: &mut Avr, addr: u32, bytes: &[u8]) -> Result<(), Rejected> {
 
 /// The CPU registers in avr-gdb's layout.
 pub fn read_regs(avr: &Avr) -> AvrRegs {
-    AvrRegs {
-        r: avr.regs(),
-        sreg: avr.sreg(),
-        sp: avr.sp(),
-        pc: avr.pc() * 2,
-    }
+    AvrRegs { r: avr.regs(), sreg: avr.sreg(), sp: avr.sp(), pc: avr.pc() * 2 }
 }
 
 /// Sets the CPU registers from avr-gdb's layout (PC is a byte address).

@@ -49,23 +49,16 @@ pub struct GdbOptions {
 /// file, not an AVR ELF, port in use) are one line.
 pub fn serve(opts: &GdbOptions) -> Result<(), String> {
     if !(opts.mhz > 0.0 && opts.mhz <= 100.0) {
-        return Err(format!(
-            "--mhz {} is out of range (0 < MHz <= 100)",
-            opts.mhz
-        ));
+        return Err(format!("--mhz {} is out of range (0 < MHz <= 100)", opts.mhz));
     }
     let clock_hz = (opts.mhz * 1e6).round() as u32;
     let path = &opts.elf;
     let elf = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let new_board =
-        || Board::from_elf(&elf, clock_hz).map_err(|e| format!("{}: {e}", path.display()));
+    let new_board = || Board::from_elf(&elf, clock_hz).map_err(|e| format!("{}: {e}", path.display()));
     let board = new_board()?;
     let listener = TcpListener::bind(("127.0.0.1", opts.port))
         .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", opts.port))?;
-    let port = listener
-        .local_addr()
-        .map_err(|e| format!("cannot listen: {e}"))?
-        .port();
+    let port = listener.local_addr().map_err(|e| format!("cannot listen: {e}"))?.port();
     // The first line on stdout is the address (scripts using --port 0 read it).
     println!("listening on 127.0.0.1:{port}");
     let _ = std::io::stdout().flush();
@@ -90,9 +83,7 @@ pub fn serve(opts: &GdbOptions) -> Result<(), String> {
                 true
             }
             Err(e) => {
-                eprintln!(
-                    "board-sim: gdb session ended: {e}; the board runs on; waiting for avr-gdb"
-                );
+                eprintln!("board-sim: gdb session ended: {e}; the board runs on; waiting for avr-gdb");
                 true
             }
         };
@@ -109,20 +100,12 @@ pub fn run_session(target: &mut GdbTarget, stream: TcpStream) -> Result<Disconne
 }
 
 /// Waits for a gdb connection, running the board meanwhile if `running`.
-fn accept(
-    listener: &TcpListener,
-    target: &mut GdbTarget,
-    mut running: bool,
-) -> Result<TcpStream, String> {
-    listener
-        .set_nonblocking(true)
-        .map_err(|e| format!("listener: {e}"))?;
+fn accept(listener: &TcpListener, target: &mut GdbTarget, mut running: bool) -> Result<TcpStream, String> {
+    listener.set_nonblocking(true).map_err(|e| format!("listener: {e}"))?;
     loop {
         match listener.accept() {
             Ok((stream, from)) => {
-                stream
-                    .set_nonblocking(false)
-                    .map_err(|e| format!("connection: {e}"))?;
+                stream.set_nonblocking(false).map_err(|e| format!("connection: {e}"))?;
                 eprintln!("board-sim: avr-gdb connected from {from}");
                 return Ok(stream);
             }
@@ -151,18 +134,15 @@ impl BlockingEventLoop for EventLoop {
     fn wait_for_stop_reason(
         target: &mut GdbTarget,
         conn: &mut TcpStream,
-    ) -> Result<
-        Event<StopReason>,
-        WaitForStopReasonError<<GdbTarget as Target>::Error, <TcpStream as Connection>::Error>,
-    > {
+    ) -> Result<Event<StopReason>, WaitForStopReasonError<<GdbTarget as Target>::Error, <TcpStream as Connection>::Error>>
+    {
         loop {
             if let Some(reason) = target.run_slice() {
                 return Ok(Event::TargetStopped(reason));
             }
             // Data while running is Ctrl-C (0x03) or a closed connection.
             if <TcpStream as ConnectionExt>::peek(conn).map_or(true, |b| b.is_some()) {
-                let byte = <TcpStream as ConnectionExt>::read(conn)
-                    .map_err(WaitForStopReasonError::Connection)?;
+                let byte = <TcpStream as ConnectionExt>::read(conn).map_err(WaitForStopReasonError::Connection)?;
                 return Ok(Event::IncomingData(byte));
             }
         }

@@ -8,17 +8,14 @@ use emulator::avr::{Access, FaultKind, Stop, WatchKind as EmuWatch};
 use firmware::board::Button;
 use gdbstub::common::Signal;
 use gdbstub::stub::SingleThreadStopReason;
-use gdbstub::target::ext::base::single_register_access::{
-    SingleRegisterAccess, SingleRegisterAccessOps,
-};
+use gdbstub::target::ext::base::single_register_access::{SingleRegisterAccess, SingleRegisterAccessOps};
 use gdbstub::target::ext::base::singlethread::{
     SingleThreadBase, SingleThreadRangeStepping, SingleThreadRangeSteppingOps, SingleThreadResume,
     SingleThreadResumeOps, SingleThreadSingleStep, SingleThreadSingleStepOps,
 };
 use gdbstub::target::ext::base::BaseOps;
 use gdbstub::target::ext::breakpoints::{
-    Breakpoints, BreakpointsOps, HwWatchpoint, HwWatchpointOps, SwBreakpoint, SwBreakpointOps,
-    WatchKind,
+    Breakpoints, BreakpointsOps, HwWatchpoint, HwWatchpointOps, SwBreakpoint, SwBreakpointOps, WatchKind,
 };
 use gdbstub::target::ext::monitor_cmd::{ConsoleOutput, MonitorCmd, MonitorCmdOps};
 use gdbstub::target::{Target, TargetError, TargetResult};
@@ -34,10 +31,7 @@ enum Mode {
     Continue,
     Step,
     /// Step while the PC (byte address) is in `start..end` (vCont;r).
-    RangeStep {
-        start: u32,
-        end: u32,
-    },
+    RangeStep { start: u32, end: u32 },
 }
 
 /// Emulated time one run slice covers; the connection is polled (for
@@ -148,10 +142,7 @@ impl GdbTarget {
 
     fn continue_slice(&mut self) -> Option<StopReason> {
         let avr = &self.board.avr;
-        if !std::mem::take(&mut self.fresh_resume)
-            && !avr.is_sleeping()
-            && avr.is_breakpoint(avr.pc())
-        {
+        if !std::mem::take(&mut self.fresh_resume) && !avr.is_sleeping() && avr.is_breakpoint(avr.pc()) {
             // The previous slice ended right before a breakpoint.
             return Some(StopReason::SwBreak(()));
         }
@@ -175,10 +166,7 @@ impl GdbTarget {
         match stop {
             Stop::CycleLimit | Stop::PinChange | Stop::Stepped => {}
             // No breakpoints are left, but a stop is a stop: keep running.
-            Stop::Breakpoint(_)
-            | Stop::Watchpoint { .. }
-            | Stop::Break(_)
-            | Stop::StackCollision { .. } => {
+            Stop::Breakpoint(_) | Stop::Watchpoint { .. } | Stop::Break(_) | Stop::StackCollision { .. } => {
                 let _ = self.stop_reason(stop);
             }
             Stop::Sleeping { .. } | Stop::Fault(_) => {
@@ -197,8 +185,7 @@ impl GdbTarget {
         }
         let cycles = self.board.avr.cycles();
         let (t0, c0) = *self.pace_from.get_or_insert((Instant::now(), cycles));
-        let emulated =
-            Duration::from_secs_f64(cycles.saturating_sub(c0) as f64 / self.clock_hz() as f64);
+        let emulated = Duration::from_secs_f64(cycles.saturating_sub(c0) as f64 / self.clock_hz() as f64);
         let wall = t0.elapsed();
         if emulated > wall {
             std::thread::sleep((emulated - wall).min(Duration::from_millis(20)));
@@ -230,25 +217,11 @@ impl GdbTarget {
                         Access::Write => WatchKind::Write,
                     }
                 };
-                StopReason::Watch {
-                    tid: (),
-                    kind,
-                    addr: DATA_BASE + addr as u32,
-                }
+                StopReason::Watch { tid: (), kind, addr: DATA_BASE + addr as u32 }
             }
-            Stop::Sleeping {
-                pc,
-                interrupts_enabled,
-            } => {
-                let why = if interrupts_enabled {
-                    "nothing is scheduled to wake it"
-                } else {
-                    "interrupts are disabled"
-                };
-                eprintln!(
-                    "board-sim: the CPU sleeps {} and {why}: reporting SIGSTOP",
-                    here(pc)
-                );
+            Stop::Sleeping { pc, interrupts_enabled } => {
+                let why = if interrupts_enabled { "nothing is scheduled to wake it" } else { "interrupts are disabled" };
+                eprintln!("board-sim: the CPU sleeps {} and {why}: reporting SIGSTOP", here(pc));
                 StopReason::Signal(Signal::SIGSTOP)
             }
             Stop::Fault(fault) => {
@@ -279,21 +252,12 @@ impl GdbTarget {
         if !self.echo_lcd {
             return;
         }
-        if !now
-            && self
-                .lcd_shown_at
-                .is_some_and(|t| t.elapsed() < LCD_ECHO_INTERVAL)
-        {
+        if !now && self.lcd_shown_at.is_some_and(|t| t.elapsed() < LCD_ECHO_INTERVAL) {
             return;
         }
         let text = self.board.lcd_text();
         if text != self.lcd_shown {
-            eprintln!(
-                "board-sim: LCD [{}] [{}] at {:.3} s",
-                text[0],
-                text[1],
-                self.board.avr.seconds()
-            );
+            eprintln!("board-sim: LCD [{}] [{}] at {:.3} s", text[0], text[1], self.board.avr.seconds());
             self.lcd_shown = text;
             self.lcd_shown_at = Some(Instant::now());
         }
@@ -319,12 +283,7 @@ monitor commands:
                 let [a, b] = self.board.lcd_text();
                 format!("[{a}]\n[{b}]")
             }
-            ["time"] => format!(
-                "{} cycles, {:.6} s at {} Hz",
-                avr.cycles(),
-                avr.seconds(),
-                avr.config().clock_hz
-            ),
+            ["time"] => format!("{} cycles, {:.6} s at {} Hz", avr.cycles(), avr.seconds(), avr.config().clock_hz),
             ["stack"] => format!(
                 "SP {:#06x}, lowest SP {:#06x} ({} bytes deep), limit {:#06x}",
                 avr.sp(),
@@ -341,10 +300,7 @@ monitor commands:
                 format!("realtime {v}")
             }
             [verb @ ("press" | "release" | "tap"), name, rest @ ..] => {
-                let Some(button) = Button::ALL
-                    .into_iter()
-                    .find(|b| b.name().eq_ignore_ascii_case(name))
-                else {
+                let Some(button) = Button::ALL.into_iter().find(|b| b.name().eq_ignore_ascii_case(name)) else {
                     return format!("unknown button {name:?}: MENU, UP, DOWN or ENTER");
                 };
                 match *verb {
@@ -364,10 +320,7 @@ monitor commands:
                         self.board.buttons.release(button, at);
                     }
                 }
-                format!(
-                    "{verb} {} (continue to let the firmware see it)",
-                    button.name()
-                )
+                format!("{verb} {} (continue to let the firmware see it)", button.name())
             }
             _ => format!("unknown command {cmd:?}\n{}", Self::MONITOR_HELP),
         }
@@ -430,12 +383,7 @@ impl SingleThreadBase for GdbTarget {
 }
 
 impl SingleRegisterAccess<()> for GdbTarget {
-    fn read_register(
-        &mut self,
-        _tid: (),
-        reg_id: AvrRegId,
-        buf: &mut [u8],
-    ) -> TargetResult<usize, Self> {
+    fn read_register(&mut self, _tid: (), reg_id: AvrRegId, buf: &mut [u8]) -> TargetResult<usize, Self> {
         let bytes = memory::read_reg(&self.board.avr, reg_id);
         let n = bytes.len().min(buf.len());
         buf[..n].copy_from_slice(&bytes[..n]);
@@ -498,17 +446,13 @@ fn breakpoint_word(addr: u32) -> Option<u32> {
 
 impl SwBreakpoint for GdbTarget {
     fn add_sw_breakpoint(&mut self, addr: u32, _kind: usize) -> TargetResult<bool, Self> {
-        let Some(pc) = breakpoint_word(addr) else {
-            return Ok(false);
-        };
+        let Some(pc) = breakpoint_word(addr) else { return Ok(false) };
         self.board.avr.add_breakpoint(pc);
         Ok(true)
     }
 
     fn remove_sw_breakpoint(&mut self, addr: u32, _kind: usize) -> TargetResult<bool, Self> {
-        let Some(pc) = breakpoint_word(addr) else {
-            return Ok(false);
-        };
+        let Some(pc) = breakpoint_word(addr) else { return Ok(false) };
         Ok(self.board.avr.remove_breakpoint(pc))
     }
 }
@@ -525,32 +469,16 @@ fn watch_range(addr: u32, len: u32, kind: WatchKind) -> Option<(RangeInclusive<u
 }
 
 impl HwWatchpoint for GdbTarget {
-    fn add_hw_watchpoint(
-        &mut self,
-        addr: u32,
-        len: u32,
-        kind: WatchKind,
-    ) -> TargetResult<bool, Self> {
-        let Some((range, kind)) = watch_range(addr, len, kind) else {
-            return Ok(false);
-        };
+    fn add_hw_watchpoint(&mut self, addr: u32, len: u32, kind: WatchKind) -> TargetResult<bool, Self> {
+        let Some((range, kind)) = watch_range(addr, len, kind) else { return Ok(false) };
         self.board.avr.add_watchpoint(range.clone(), kind);
         self.watches.push((range, kind));
         Ok(true)
     }
 
-    fn remove_hw_watchpoint(
-        &mut self,
-        addr: u32,
-        len: u32,
-        kind: WatchKind,
-    ) -> TargetResult<bool, Self> {
-        let Some(wp) = watch_range(addr, len, kind) else {
-            return Ok(false);
-        };
-        let Some(i) = self.watches.iter().position(|w| *w == wp) else {
-            return Ok(false);
-        };
+    fn remove_hw_watchpoint(&mut self, addr: u32, len: u32, kind: WatchKind) -> TargetResult<bool, Self> {
+        let Some(wp) = watch_range(addr, len, kind) else { return Ok(false) };
+        let Some(i) = self.watches.iter().position(|w| *w == wp) else { return Ok(false) };
         self.watches.remove(i);
         // The emulator removes all equal ones: put back the others.
         self.board.avr.remove_watchpoint(wp.0.clone(), wp.1);

@@ -68,13 +68,7 @@ pub struct LcdWarning {
 impl std::fmt::Display for LcdWarning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.pc {
-            Some(pc) => write!(
-                f,
-                "LCD at cycle {} (pc 0x{:04x}): {}",
-                self.cycle,
-                pc * 2,
-                self.message
-            ),
+            Some(pc) => write!(f, "LCD at cycle {} (pc 0x{:04x}): {}", self.cycle, pc * 2, self.message),
             None => write!(f, "LCD at cycle {}: {}", self.cycle, self.message),
         }
     }

@@ -44,10 +44,7 @@ impl BoardSerial {
     }
 
     fn usart(&mut self) -> &mut Usart {
-        self.board
-            .avr
-            .peripheral_mut::<Usart>()
-            .expect("the ATmega644 has USART0")
+        self.board.avr.peripheral_mut::<Usart>().expect("the ATmega644 has USART0")
     }
 }
 
@@ -101,10 +98,7 @@ impl Serial for BoardSerial {
     fn receiver_enabled(&self) -> bool {
         const RXEN: u8 = 1 << 4;
         let ucsrb = emulator::periph::atmega644::USART0.ucsrb;
-        self.board
-            .avr
-            .read_data(ucsrb)
-            .is_some_and(|v| v & RXEN != 0)
+        self.board.avr.read_data(ucsrb).is_some_and(|v| v & RXEN != 0)
     }
 }
 
@@ -120,9 +114,7 @@ pub enum LinkError {
 impl std::fmt::Display for LinkError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            LinkError::Timeout { waited_ms } => {
-                write!(f, "no answer within {waited_ms} ms of emulated time")
-            }
+            LinkError::Timeout { waited_ms } => write!(f, "no answer within {waited_ms} ms of emulated time"),
             LinkError::Dead(why) => f.write_str(why),
         }
     }
@@ -145,13 +137,7 @@ const MAX_RX_LINE: usize = 1024;
 impl<S: Serial> Link<S> {
     pub fn new(serial: S) -> Self {
         let slice_cycles = serial.clock_hz() / 1000; // 1 ms
-        Link {
-            serial,
-            partial: Vec::new(),
-            lines: VecDeque::new(),
-            slice_cycles,
-            dead: None,
-        }
+        Link { serial, partial: Vec::new(), lines: VecDeque::new(), slice_cycles, dead: None }
     }
 
     pub fn ms_to_cycles(&self, ms: u64) -> u64 {
@@ -263,15 +249,7 @@ pub mod mock {
 
     impl Mock {
         pub fn new(script: Script) -> Mock {
-            Mock {
-                now: 0,
-                rx: VecDeque::new(),
-                rx_line: Vec::new(),
-                tx: VecDeque::new(),
-                script,
-                fault_at: None,
-                received: Vec::new(),
-            }
+            Mock { now: 0, rx: VecDeque::new(), rx_line: Vec::new(), tx: VecDeque::new(), script, fault_at: None, received: Vec::new() }
         }
 
         /// Queues output at `at` cycles (plus serial time).
@@ -348,9 +326,7 @@ mod tests {
     use super::*;
 
     fn echo() -> Link<Mock> {
-        Link::new(Mock::new(Box::new(|line, _| {
-            vec![(1000, format!("echo {line}"))]
-        })))
+        Link::new(Mock::new(Box::new(|line, _| vec![(1000, format!("echo {line}"))])))
     }
 
     #[test]
@@ -366,17 +342,12 @@ mod tests {
 
     #[test]
     fn lines_arrive_in_order_and_crlf_is_one_terminator() {
-        let mut link = Link::new(Mock::new(Box::new(|_, _| {
-            vec![(0, "a\r".into()), (0, "b".into()), (10, "c".into())]
-        })));
+        let mut link = Link::new(Mock::new(Box::new(|_, _| vec![(0, "a\r".into()), (0, "b".into()), (10, "c".into())])));
         link.send_line("x");
         assert_eq!(link.read_line(CLOCK_HZ).unwrap(), "a");
         assert_eq!(link.read_line(CLOCK_HZ).unwrap(), "b");
         assert_eq!(link.read_line(CLOCK_HZ).unwrap(), "c");
-        assert!(matches!(
-            link.read_line(CLOCK_HZ / 10),
-            Err(LinkError::Timeout { waited_ms: 100 })
-        ));
+        assert!(matches!(link.read_line(CLOCK_HZ / 10), Err(LinkError::Timeout { waited_ms: 100 })));
     }
 
     #[test]
@@ -384,10 +355,7 @@ mod tests {
         let mut link = Link::new(Mock::new(Box::new(|_, _| vec![])));
         link.send_line("ping");
         let start = link.serial.now;
-        assert_eq!(
-            link.read_line(CLOCK_HZ * 2),
-            Err(LinkError::Timeout { waited_ms: 2000 })
-        );
+        assert_eq!(link.read_line(CLOCK_HZ * 2), Err(LinkError::Timeout { waited_ms: 2000 }));
         assert_eq!(link.serial.now - start, CLOCK_HZ * 2);
     }
 
@@ -397,18 +365,13 @@ mod tests {
         link.serial.fault_at = Some(5000);
         link.send_line("ping");
         let e = link.read_line(CLOCK_HZ).unwrap_err();
-        assert!(
-            matches!(&e, LinkError::Dead(why) if why.contains("faulted")),
-            "{e:?}"
-        );
+        assert!(matches!(&e, LinkError::Dead(why) if why.contains("faulted")), "{e:?}");
         assert_eq!(link.read_line(CLOCK_HZ), Err(e));
     }
 
     #[test]
     fn a_line_cut_by_the_budget_is_kept_for_later() {
-        let mut link = Link::new(Mock::new(Box::new(|_, _| {
-            vec![(0, "0123456789".repeat(5))]
-        })));
+        let mut link = Link::new(Mock::new(Box::new(|_, _| vec![(0, "0123456789".repeat(5))])));
         link.send_line("x");
         // Too short for the whole answer (51 bytes after 2 going out).
         assert!(link.read_line(20 * BYTE_CYCLES).is_err());

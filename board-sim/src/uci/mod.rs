@@ -55,12 +55,7 @@ pub fn resolve_elf(elf: Option<&std::path::Path>) -> Result<PathBuf, String> {
     if let Some(p) = elf {
         return Ok(p.to_path_buf());
     }
-    let candidates = [
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("..")
-            .join(DEFAULT_ELF),
-        PathBuf::from(DEFAULT_ELF),
-    ];
+    let candidates = [std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(DEFAULT_ELF), PathBuf::from(DEFAULT_ELF)];
     candidates
         .iter()
         .find(|p| p.exists())
@@ -76,9 +71,7 @@ pub const EXIT_FIRMWARE: u8 = 3;
 /// Runs the bridge on stdin/stdout; returns the exit status.
 pub fn run(opts: &Options) -> u8 {
     let stdout = std::io::stdout();
-    let board = match resolve_elf(opts.elf.as_deref())
-        .and_then(|elf| Board::from_elf_file(&elf, opts.clock_hz))
-    {
+    let board = match resolve_elf(opts.elf.as_deref()).and_then(|elf| Board::from_elf_file(&elf, opts.clock_hz)) {
         Ok(b) => b,
         Err(e) => {
             let mut out = stdout.lock();
@@ -215,11 +208,7 @@ impl<S: Serial, W: Write> Engine<S, W> {
                     return Ok(());
                 }
                 let line = translate::go_line(&go);
-                let movetime = if go.infinite || go.ponder {
-                    None
-                } else {
-                    go.movetime
-                };
+                let movetime = if go.infinite || go.ponder { None } else { go.movetime };
                 self.busy(&line, Busy::Search { movetime }, input)?;
             }
             Command::Perft(depth) => {
@@ -230,11 +219,7 @@ impl<S: Serial, W: Write> Engine<S, W> {
                 }
                 // Leaves grow ~30x a ply; the firmware counts some 10^4-10^5 a second.
                 let budget_ms = 60_000u64.saturating_mul(30u64.pow(depth.saturating_sub(3)));
-                self.busy(
-                    &translate::perft_line(depth),
-                    Busy::Perft { depth, budget_ms },
-                    input,
-                )?;
+                self.busy(&translate::perft_line(depth), Busy::Perft { depth, budget_ms }, input)?;
             }
             Command::Stop | Command::PonderHit => {
                 // No search runs: nothing to stop.
@@ -276,9 +261,7 @@ impl<S: Serial, W: Write> Engine<S, W> {
                     }
                 },
                 Err(LinkError::Timeout { .. }) => {
-                    let last = heard
-                        .last()
-                        .map_or("nothing".to_string(), |l| format!("`{l}`"));
+                    let last = heard.last().map_or("nothing".to_string(), |l| format!("`{l}`"));
                     return Err(format!(
                         "the firmware did not answer ping with pong within {BOOT_MS} ms of emulated time (it said {last}): is this firmware built with the serial protocol?"
                     ));
@@ -301,19 +284,12 @@ impl<S: Serial, W: Write> Engine<S, W> {
 
     /// Sends `line` and waits for the reply `done` accepts or an `error`.
     /// Returns the error's text, if any.
-    fn request(
-        &mut self,
-        line: &str,
-        done: impl Fn(&Reply) -> bool,
-    ) -> Result<Option<String>, Fatal> {
+    fn request(&mut self, line: &str, done: impl Fn(&Reply) -> bool) -> Result<Option<String>, Fatal> {
         self.link.send_line(line);
         let end = self.link.serial.now() + self.link.ms_to_cycles(REQUEST_MS);
         loop {
             let left = end.saturating_sub(self.link.serial.now());
-            let answer = self
-                .link
-                .read_line(left)
-                .map_err(|e| self.dead(e, &format!("waiting for the answer to `{line}`")))?;
+            let answer = self.link.read_line(left).map_err(|e| self.dead(e, &format!("waiting for the answer to `{line}`")))?;
             let reply = classify(&answer);
             if done(&reply) {
                 return Ok(None);
@@ -339,9 +315,7 @@ impl<S: Serial, W: Write> Engine<S, W> {
         };
         for line in &lines {
             if let Some(e) = self.request(line, |r| matches!(r, Reply::Ok))? {
-                self.note(&format!(
-                    "refused: the firmware answered `{line}` with error {e}"
-                ));
+                self.note(&format!("refused: the firmware answered `{line}` with error {e}"));
                 self.position = None;
                 self.position_failed = true;
                 return Ok(());
@@ -366,9 +340,7 @@ impl<S: Serial, W: Write> Engine<S, W> {
         let mut stop_sent = false;
         let mut stop_sent_at: Option<u64> = None;
         let mut stop_deadline = match kind {
-            Busy::Search { movetime: Some(t) } => {
-                Some(start + ms(&self.link, t + MOVETIME_GRACE_MS))
-            }
+            Busy::Search { movetime: Some(t) } => Some(start + ms(&self.link, t + MOVETIME_GRACE_MS)),
             _ => None,
         };
         let perft_end = match kind {
@@ -417,14 +389,8 @@ impl<S: Serial, W: Write> Engine<S, W> {
                 }
             }
             let now = self.link.serial.now();
-            let doing = if searching {
-                "searching"
-            } else {
-                "counting perft"
-            };
-            self.link
-                .pump(now + slice)
-                .map_err(|e| self.dead(e, doing))?;
+            let doing = if searching { "searching" } else { "counting perft" };
+            self.link.pump(now + slice).map_err(|e| self.dead(e, doing))?;
             let now = self.link.serial.now();
             while let Some(text) = self.link.try_line() {
                 last_heard = now;
@@ -476,9 +442,7 @@ impl<S: Serial, W: Write> Engine<S, W> {
             if searching {
                 if let Some(deadline) = stop_deadline {
                     if now >= deadline && !stop_sent {
-                        self.note(&format!(
-                            "the search ran {MOVETIME_GRACE_MS} ms past its movetime: sending stop"
-                        ));
+                        self.note(&format!("the search ran {MOVETIME_GRACE_MS} ms past its movetime: sending stop"));
                         self.link.send_line("stop");
                         stop_sent = true;
                         stop_deadline = None;
@@ -557,21 +521,12 @@ mod tests {
                     let words: Vec<&str> = line.split_whitespace().collect();
                     if words.contains(&"infinite") || words.contains(&"ponder") {
                         searching_until = Some(u64::MAX);
-                        return vec![(
-                            MS,
-                            "info depth 1 score cp 10 nodes 20 time 1 pv e2e4".into(),
-                        )];
+                        return vec![(MS, "info depth 1 score cp 10 nodes 20 time 1 pv e2e4".into())];
                     }
-                    let mt = words
-                        .iter()
-                        .position(|&w| w == "movetime")
-                        .map_or(50, |i| words[i + 1].parse::<u64>().unwrap());
+                    let mt = words.iter().position(|&w| w == "movetime").map_or(50, |i| words[i + 1].parse::<u64>().unwrap());
                     searching_until = Some(now + mt * MS);
                     vec![
-                        (
-                            MS,
-                            "info depth 1 score cp 10 nodes 20 time 1 pv e2e4".into(),
-                        ),
+                        (MS, "info depth 1 score cp 10 nodes 20 time 1 pv e2e4".into()),
                         (mt * MS, "bestmove e2e4 ponder e7e5".into()),
                     ]
                 }
@@ -587,11 +542,7 @@ mod tests {
     }
 
     fn output(e: &Engine<Mock, Vec<u8>>) -> Vec<String> {
-        String::from_utf8(e.out.clone())
-            .unwrap()
-            .lines()
-            .map(String::from)
-            .collect()
+        String::from_utf8(e.out.clone()).unwrap().lines().map(String::from).collect()
     }
 
     fn session(lines: &[&str]) -> (Engine<Mock, Vec<u8>>, Result<(), Fatal>) {
@@ -606,33 +557,13 @@ mod tests {
 
     #[test]
     fn handshake_position_and_search() {
-        let (e, r) = session(&[
-            "uci",
-            "isready",
-            "ucinewgame",
-            "position startpos moves e2e4 e7e5",
-            "go movetime 200",
-        ]);
+        let (e, r) = session(&["uci", "isready", "ucinewgame", "position startpos moves e2e4 e7e5", "go movetime 200"]);
         r.unwrap();
         let out = output(&e);
-        assert_eq!(
-            &out[..4],
-            [
-                "id name Chess Prodigy (board-sim)",
-                "id author the Chess Prodigy project",
-                "uciok",
-                "readyok"
-            ]
-        );
-        assert!(
-            out.contains(&"info depth 1 score cp 10 nodes 20 time 1 pv e2e4".to_string()),
-            "{out:?}"
-        );
+        assert_eq!(&out[..4], ["id name Chess Prodigy (board-sim)", "id author the Chess Prodigy project", "uciok", "readyok"]);
+        assert!(out.contains(&"info depth 1 score cp 10 nodes 20 time 1 pv e2e4".to_string()), "{out:?}");
         assert_eq!(out.last().unwrap(), "bestmove e2e4 ponder e7e5");
-        assert_eq!(
-            e.link.serial.received,
-            ["ping", "ping", "new", "moves e2e4 e7e5", "go movetime 200"]
-        );
+        assert_eq!(e.link.serial.received, ["ping", "ping", "new", "moves e2e4 e7e5", "go movetime 200"]);
         // The search took its 200 ms of emulated time.
         assert!(e.link.serial.now > 200 * MS);
     }
@@ -650,23 +581,9 @@ mod tests {
         r.unwrap();
         assert_eq!(
             e.link.serial.received,
-            [
-                "ping",
-                "new",
-                "moves e2e4",
-                "go depth 1",
-                "moves e7e5 g1f3",
-                "go wtime 1000 btime 1000",
-                "fen 8/8/8/4k3/8/8/8/4K2R w K - 0 1"
-            ]
+            ["ping", "new", "moves e2e4", "go depth 1", "moves e7e5 g1f3", "go wtime 1000 btime 1000", "fen 8/8/8/4k3/8/8/8/4K2R w K - 0 1"]
         );
-        assert_eq!(
-            output(&e)
-                .iter()
-                .filter(|l| l.starts_with("bestmove"))
-                .count(),
-            2
-        );
+        assert_eq!(output(&e).iter().filter(|l| l.starts_with("bestmove")).count(), 2);
     }
 
     #[test]
@@ -687,14 +604,7 @@ mod tests {
         drop(tx);
         e.run(&rx).unwrap();
         let out = output(&e);
-        assert_eq!(
-            out,
-            [
-                "info depth 1 score cp 10 nodes 20 time 1 pv e2e4",
-                "bestmove a2a3",
-                "readyok"
-            ]
-        );
+        assert_eq!(out, ["info depth 1 score cp 10 nodes 20 time 1 pv e2e4", "bestmove a2a3", "readyok"]);
         assert!(e.link.serial.received.contains(&"stop".to_string()));
     }
 
@@ -725,22 +635,11 @@ mod tests {
 
     #[test]
     fn garbage_is_ignored_with_a_message() {
-        let (e, r) = session(&[
-            "flubber",
-            "\u{1}\u{2}",
-            "go perft 99",
-            "position startpos moves zz",
-            "isready",
-        ]);
+        let (e, r) = session(&["flubber", "\u{1}\u{2}", "go perft 99", "position startpos moves zz", "isready"]);
         r.unwrap();
         let out = output(&e);
         assert_eq!(out.len(), 5, "{out:?}");
-        assert!(
-            out[..4]
-                .iter()
-                .all(|l| l.starts_with("info string ignored")),
-            "{out:?}"
-        );
+        assert!(out[..4].iter().all(|l| l.starts_with("info string ignored")), "{out:?}");
         assert_eq!(out[4], "readyok");
     }
 
@@ -750,15 +649,9 @@ mod tests {
         // e7x5 is not coordinate notation: refused by the bridge itself.
         r.unwrap();
         let out = output(&e);
-        assert!(
-            out[0].starts_with("info string ignored: position"),
-            "{out:?}"
-        );
+        assert!(out[0].starts_with("info string ignored: position"), "{out:?}");
         // The firmware then refuses a move (the mock refuses anything with an x).
-        let (e, r) = session(&[
-            "position fen 8/8/8/4k3/8/8/8/4K2R w K - 0 1",
-            "go movetime 10",
-        ]);
+        let (e, r) = session(&["position fen 8/8/8/4k3/8/8/8/4K2R w K - 0 1", "go movetime 10"]);
         r.unwrap();
         assert_eq!(output(&e).last().unwrap(), "bestmove e2e4 ponder e7e5");
         let mut mock = protocol_firmware();
@@ -773,35 +666,17 @@ mod tests {
             })
         };
         let (mut e, tx, rx) = engine(mock);
-        for l in [
-            "position startpos moves e2e5",
-            "go movetime 10",
-            "position startpos",
-            "go movetime 10",
-        ] {
+        for l in ["position startpos moves e2e5", "go movetime 10", "position startpos", "go movetime 10"] {
             tx.send(l.into()).unwrap();
         }
         drop(tx);
         e.run(&rx).unwrap();
         let out = output(&e);
-        assert!(
-            out[0].contains(
-                "refused: the firmware answered `moves e2e5` with error illegal move e2e5"
-            ),
-            "{out:?}"
-        );
+        assert!(out[0].contains("refused: the firmware answered `moves e2e5` with error illegal move e2e5"), "{out:?}");
         assert_eq!(out[2], "bestmove 0000");
         assert_eq!(out.last().unwrap(), "bestmove e2e4 ponder e7e5");
         // After a failure the position is sent from scratch.
-        assert_eq!(
-            e.link
-                .serial
-                .received
-                .iter()
-                .filter(|l| *l == "new")
-                .count(),
-            2
-        );
+        assert_eq!(e.link.serial.received.iter().filter(|l| *l == "new").count(), 2);
     }
 
     #[test]
@@ -810,36 +685,20 @@ mod tests {
         let (mut e, tx, rx) = engine(mock);
         tx.send("isready\n".into()).unwrap();
         let err = e.run(&rx).unwrap_err();
-        assert!(
-            err.contains("did not answer ping") && err.contains("echo ping"),
-            "{err}"
-        );
+        assert!(err.contains("did not answer ping") && err.contains("echo ping"), "{err}");
     }
 
     #[test]
     fn a_refused_go_ends_with_a_null_move() {
         let mut mock = protocol_firmware();
         let mut inner = protocol_firmware().script;
-        mock.script = Box::new(move |line, now| {
-            if line.starts_with("go") {
-                vec![(MS, "error bad go".into())]
-            } else {
-                inner(line, now)
-            }
-        });
+        mock.script = Box::new(move |line, now| if line.starts_with("go") { vec![(MS, "error bad go".into())] } else { inner(line, now) });
         let (mut e, tx, rx) = engine(mock);
         tx.send("go infinite\n".into()).unwrap();
         tx.send("isready\n".into()).unwrap();
         drop(tx);
         e.run(&rx).unwrap();
-        assert_eq!(
-            output(&e),
-            [
-                "info string firmware: error bad go",
-                "bestmove 0000",
-                "readyok"
-            ]
-        );
+        assert_eq!(output(&e), ["info string firmware: error bad go", "bestmove 0000", "readyok"]);
     }
 
     #[test]
@@ -847,21 +706,12 @@ mod tests {
         let mut mock = protocol_firmware();
         let mut inner = protocol_firmware().script;
         // Searches forever, answers pings, ignores stop.
-        mock.script = Box::new(move |line, now| {
-            if line == "stop" {
-                vec![]
-            } else {
-                inner(line, now)
-            }
-        });
+        mock.script = Box::new(move |line, now| if line == "stop" { vec![] } else { inner(line, now) });
         let (mut e, tx, rx) = engine(mock);
         tx.send("go infinite\n".into()).unwrap();
         tx.send("stop\n".into()).unwrap();
         let err = e.run(&rx).unwrap_err();
-        assert!(
-            err.contains("did not end") && err.contains("after stop"),
-            "{err}"
-        );
+        assert!(err.contains("did not end") && err.contains("after stop"), "{err}");
     }
 
     #[test]
@@ -871,10 +721,7 @@ mod tests {
         let (mut e, tx, rx) = engine(mock);
         tx.send("go movetime 1000\n".into()).unwrap();
         let err = e.run(&rx).unwrap_err();
-        assert!(
-            err.contains("faulted") && err.contains("searching"),
-            "{err}"
-        );
+        assert!(err.contains("faulted") && err.contains("searching"), "{err}");
     }
 
     #[test]

@@ -97,21 +97,13 @@ impl Avr {
         self.debug.min_sp = self.sp;
         if self.sp < self.debug.stack_limit && !self.debug.collided {
             self.debug.collided = true;
-            self.set_stop(Stop::StackCollision {
-                pc: self.pc,
-                cycle: self.cycles,
-                sp: self.sp,
-            });
+            self.set_stop(Stop::StackCollision { pc: self.pc, cycle: self.cycles, sp: self.sp });
         }
     }
 
     #[cold]
     fn data_fault(&mut self, addr: u16, access: Access) {
-        let fault = Fault {
-            pc: self.pc,
-            word: self.flash_word(self.pc),
-            kind: FaultKind::DataOutOfRange { addr, access },
-        };
+        let fault = Fault { pc: self.pc, word: self.flash_word(self.pc), kind: FaultKind::DataOutOfRange { addr, access } };
         self.set_stop(Stop::Fault(fault));
     }
 
@@ -193,9 +185,7 @@ impl Avr {
         if events.len() <= self.pin_events_checked {
             return;
         }
-        let hit = events[self.pin_events_checked..]
-            .iter()
-            .any(|e| e.changed & self.pin_watch[e.port] != 0);
+        let hit = events[self.pin_events_checked..].iter().any(|e| e.changed & self.pin_watch[e.port] != 0);
         self.pin_events_checked = events.len();
         if hit {
             self.set_stop(Stop::PinChange);
@@ -252,9 +242,7 @@ impl Avr {
                 cycle: self.cycles,
                 pc: Some(self.pc),
                 source: "core",
-                message: format!(
-                    "I/O address {addr:#04x} is not modelled; it reads back what was written"
-                ),
+                message: format!("I/O address {addr:#04x} is not modelled; it reads back what was written"),
             });
         }
     }

@@ -162,16 +162,9 @@ impl Avr {
             // With I set and nothing scheduled, only the host can wake the
             // chip (a pin change), so time runs on to the limit, if any.
             let enabled = self.sreg & flags::I != 0;
-            let next = if enabled {
-                self.next_min
-            } else {
-                self.watchdog_next_event()
-            };
+            let next = if enabled { self.next_min } else { self.watchdog_next_event() };
             if next == NEVER && (!enabled || end == NEVER) {
-                return Some(Stop::Sleeping {
-                    pc: self.pc,
-                    interrupts_enabled: enabled,
-                });
+                return Some(Stop::Sleeping { pc: self.pc, interrupts_enabled: enabled });
             }
             self.cycles = self.cycles.max(next.min(end));
         }
@@ -185,9 +178,7 @@ impl Avr {
         while self.sleeping && self.cycles < cycle {
             self.cycles = self.next_min.min(cycle).max(self.cycles);
             self.update_due();
-            if self.shared.reset.is_some()
-                || (self.sreg & flags::I != 0 && self.shared.irq >> 1 != 0)
-            {
+            if self.shared.reset.is_some() || (self.sreg & flags::I != 0 && self.shared.irq >> 1 != 0) {
                 break;
             }
         }
@@ -295,10 +286,7 @@ impl Avr {
     pub(crate) fn sleep_instruction(&mut self) {
         let enabled = self.sreg & flags::I != 0;
         if self.stop_on_sleep && !enabled {
-            self.set_stop(Stop::Sleeping {
-                pc: self.pc,
-                interrupts_enabled: false,
-            });
+            self.set_stop(Stop::Sleeping { pc: self.pc, interrupts_enabled: false });
             return;
         }
         if self.data[reg::SMCR as usize] & 1 != 0 {
@@ -314,11 +302,7 @@ impl Avr {
             ResetCause::BrownOut => mcusr::BORF,
             ResetCause::Watchdog => mcusr::WDRF,
         };
-        self.shared.mcusr = if cause == ResetCause::PowerOn {
-            flag
-        } else {
-            self.shared.mcusr | flag
-        };
+        self.shared.mcusr = if cause == ResetCause::PowerOn { flag } else { self.shared.mcusr | flag };
         self.data[..0x100].fill(0);
         self.sreg = 0;
         self.sp = RAMEND;
@@ -374,11 +358,7 @@ impl Avr {
     /// An undefined opcode: stop with the PC at it.
     #[cold]
     pub(crate) fn undefined(&mut self, word: u16) {
-        let fault = Fault {
-            pc: self.pc,
-            word,
-            kind: FaultKind::UndefinedOpcode,
-        };
+        let fault = Fault { pc: self.pc, word, kind: FaultKind::UndefinedOpcode };
         self.set_stop(Stop::Fault(fault));
     }
 }

@@ -34,173 +34,54 @@ impl Ptr {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Instr {
     Nop,
-    Movw {
-        d: u8,
-        r: u8,
-    },
-    Muls {
-        d: u8,
-        r: u8,
-    },
-    Mulsu {
-        d: u8,
-        r: u8,
-    },
-    Fmul {
-        d: u8,
-        r: u8,
-    },
-    Fmuls {
-        d: u8,
-        r: u8,
-    },
-    Fmulsu {
-        d: u8,
-        r: u8,
-    },
-    Cpc {
-        d: u8,
-        r: u8,
-    },
-    Sbc {
-        d: u8,
-        r: u8,
-    },
-    Add {
-        d: u8,
-        r: u8,
-    },
-    Cpse {
-        d: u8,
-        r: u8,
-    },
-    Cp {
-        d: u8,
-        r: u8,
-    },
-    Sub {
-        d: u8,
-        r: u8,
-    },
-    Adc {
-        d: u8,
-        r: u8,
-    },
-    And {
-        d: u8,
-        r: u8,
-    },
-    Eor {
-        d: u8,
-        r: u8,
-    },
-    Or {
-        d: u8,
-        r: u8,
-    },
-    Mov {
-        d: u8,
-        r: u8,
-    },
-    Mul {
-        d: u8,
-        r: u8,
-    },
-    Cpi {
-        d: u8,
-        k: u8,
-    },
-    Sbci {
-        d: u8,
-        k: u8,
-    },
-    Subi {
-        d: u8,
-        k: u8,
-    },
-    Ori {
-        d: u8,
-        k: u8,
-    },
-    Andi {
-        d: u8,
-        k: u8,
-    },
-    Ldi {
-        d: u8,
-        k: u8,
-    },
+    Movw { d: u8, r: u8 },
+    Muls { d: u8, r: u8 },
+    Mulsu { d: u8, r: u8 },
+    Fmul { d: u8, r: u8 },
+    Fmuls { d: u8, r: u8 },
+    Fmulsu { d: u8, r: u8 },
+    Cpc { d: u8, r: u8 },
+    Sbc { d: u8, r: u8 },
+    Add { d: u8, r: u8 },
+    Cpse { d: u8, r: u8 },
+    Cp { d: u8, r: u8 },
+    Sub { d: u8, r: u8 },
+    Adc { d: u8, r: u8 },
+    And { d: u8, r: u8 },
+    Eor { d: u8, r: u8 },
+    Or { d: u8, r: u8 },
+    Mov { d: u8, r: u8 },
+    Mul { d: u8, r: u8 },
+    Cpi { d: u8, k: u8 },
+    Sbci { d: u8, k: u8 },
+    Subi { d: u8, k: u8 },
+    Ori { d: u8, k: u8 },
+    Andi { d: u8, k: u8 },
+    Ldi { d: u8, k: u8 },
     /// `LDD Rd, Y+q` / `LDD Rd, Z+q` (`LD Rd, Y` is `q = 0`); `y` picks Y.
-    Ldd {
-        d: u8,
-        q: u8,
-        y: bool,
-    },
-    Std {
-        r: u8,
-        q: u8,
-        y: bool,
-    },
-    Ld {
-        d: u8,
-        ptr: Ptr,
-    },
-    St {
-        r: u8,
-        ptr: Ptr,
-    },
+    Ldd { d: u8, q: u8, y: bool },
+    Std { r: u8, q: u8, y: bool },
+    Ld { d: u8, ptr: Ptr },
+    St { r: u8, ptr: Ptr },
     /// Two words: the address is the second word.
-    Lds {
-        d: u8,
-        k: u16,
-    },
-    Sts {
-        r: u8,
-        k: u16,
-    },
+    Lds { d: u8, k: u16 },
+    Sts { r: u8, k: u16 },
     /// `LPM` (into r0, no increment).
     Lpm0,
-    Lpm {
-        d: u8,
-        inc: bool,
-    },
-    Pop {
-        d: u8,
-    },
-    Push {
-        r: u8,
-    },
-    Com {
-        d: u8,
-    },
-    Neg {
-        d: u8,
-    },
-    Swap {
-        d: u8,
-    },
-    Inc {
-        d: u8,
-    },
-    Asr {
-        d: u8,
-    },
-    Lsr {
-        d: u8,
-    },
-    Ror {
-        d: u8,
-    },
-    Dec {
-        d: u8,
-    },
+    Lpm { d: u8, inc: bool },
+    Pop { d: u8 },
+    Push { r: u8 },
+    Com { d: u8 },
+    Neg { d: u8 },
+    Swap { d: u8 },
+    Inc { d: u8 },
+    Asr { d: u8 },
+    Lsr { d: u8 },
+    Ror { d: u8 },
+    Dec { d: u8 },
     /// `BSET s` / `BCLR s` (SEC, CLI, ...).
-    Bset {
-        s: u8,
-    },
-    Bclr {
-        s: u8,
-    },
+    Bset { s: u8 },
+    Bclr { s: u8 },
     Ret,
     Reti,
     Sleep,
@@ -210,82 +91,28 @@ pub enum Instr {
     Ijmp,
     Icall,
     /// Two words; `k` is the 22-bit word address split as `hi:k`.
-    Jmp {
-        hi: u8,
-        k: u16,
-    },
-    Call {
-        hi: u8,
-        k: u16,
-    },
-    Adiw {
-        d: u8,
-        k: u8,
-    },
-    Sbiw {
-        d: u8,
-        k: u8,
-    },
-    Cbi {
-        a: u8,
-        b: u8,
-    },
-    Sbic {
-        a: u8,
-        b: u8,
-    },
-    Sbi {
-        a: u8,
-        b: u8,
-    },
-    Sbis {
-        a: u8,
-        b: u8,
-    },
-    In {
-        d: u8,
-        a: u8,
-    },
-    Out {
-        r: u8,
-        a: u8,
-    },
-    Rjmp {
-        k: i16,
-    },
-    Rcall {
-        k: i16,
-    },
+    Jmp { hi: u8, k: u16 },
+    Call { hi: u8, k: u16 },
+    Adiw { d: u8, k: u8 },
+    Sbiw { d: u8, k: u8 },
+    Cbi { a: u8, b: u8 },
+    Sbic { a: u8, b: u8 },
+    Sbi { a: u8, b: u8 },
+    Sbis { a: u8, b: u8 },
+    In { d: u8, a: u8 },
+    Out { r: u8, a: u8 },
+    Rjmp { k: i16 },
+    Rcall { k: i16 },
     /// `BRBS s, k` / `BRBC s, k` (BREQ, BRNE, ...).
-    Brbs {
-        s: u8,
-        k: i8,
-    },
-    Brbc {
-        s: u8,
-        k: i8,
-    },
-    Bld {
-        d: u8,
-        b: u8,
-    },
-    Bst {
-        d: u8,
-        b: u8,
-    },
-    Sbrc {
-        r: u8,
-        b: u8,
-    },
-    Sbrs {
-        r: u8,
-        b: u8,
-    },
+    Brbs { s: u8, k: i8 },
+    Brbc { s: u8, k: i8 },
+    Bld { d: u8, b: u8 },
+    Bst { d: u8, b: u8 },
+    Sbrc { r: u8, b: u8 },
+    Sbrs { r: u8, b: u8 },
     /// Not an ATmega644 instruction (this includes the XMEGA/ELPM/EIJMP
     /// opcodes of bigger parts). Executing it is a fault.
-    Undefined {
-        word: u16,
-    },
+    Undefined { word: u16 },
 }
 
 impl Instr {
@@ -331,14 +158,8 @@ pub fn decode(word: u16, next: u16) -> Instr {
                         undefined
                     }
                 }
-                1 => Movw {
-                    d: ((w >> 4) & 0xF) as u8 * 2,
-                    r: (w & 0xF) as u8 * 2,
-                },
-                2 => Muls {
-                    d: d4,
-                    r: 16 + (w & 0xF) as u8,
-                },
+                1 => Movw { d: ((w >> 4) & 0xF) as u8 * 2, r: (w & 0xF) as u8 * 2 },
+                2 => Muls { d: d4, r: 16 + (w & 0xF) as u8 },
                 _ => {
                     let d = 16 + ((w >> 4) & 7) as u8;
                     let r = 16 + (w & 7) as u8;
@@ -389,24 +210,14 @@ pub fn decode(word: u16, next: u16) -> Instr {
                 Out { r: d5, a }
             }
         }
-        0xC => Rjmp {
-            k: sign_extend_12(w),
-        },
-        0xD => Rcall {
-            k: sign_extend_12(w),
-        },
+        0xC => Rjmp { k: sign_extend_12(w) },
+        0xD => Rcall { k: sign_extend_12(w) },
         0xE => Ldi { d: d4, k: k8 },
         _ => {
             let b = (w & 7) as u8;
             match (w >> 9) & 7 {
-                0 | 1 => Brbs {
-                    s: b,
-                    k: sign_extend_7(w >> 3),
-                },
-                2 | 3 => Brbc {
-                    s: b,
-                    k: sign_extend_7(w >> 3),
-                },
+                0 | 1 => Brbs { s: b, k: sign_extend_7(w >> 3) },
+                2 | 3 => Brbc { s: b, k: sign_extend_7(w >> 3) },
                 _ if w & 8 != 0 => undefined,
                 4 => Bld { d: d5, b },
                 5 => Bst { d: d5, b },
@@ -425,64 +236,28 @@ fn decode_9(w: u16, next: u16, d5: u8, r5: u8) -> Instr {
         // 1001 000d dddd xxxx: loads.
         0 => match w & 0xF {
             0x0 => Lds { d: d5, k: next },
-            0x1 => Ld {
-                d: d5,
-                ptr: Ptr::ZInc,
-            },
-            0x2 => Ld {
-                d: d5,
-                ptr: Ptr::ZDec,
-            },
+            0x1 => Ld { d: d5, ptr: Ptr::ZInc },
+            0x2 => Ld { d: d5, ptr: Ptr::ZDec },
             0x4 => Lpm { d: d5, inc: false },
             0x5 => Lpm { d: d5, inc: true },
-            0x9 => Ld {
-                d: d5,
-                ptr: Ptr::YInc,
-            },
-            0xA => Ld {
-                d: d5,
-                ptr: Ptr::YDec,
-            },
+            0x9 => Ld { d: d5, ptr: Ptr::YInc },
+            0xA => Ld { d: d5, ptr: Ptr::YDec },
             0xC => Ld { d: d5, ptr: Ptr::X },
-            0xD => Ld {
-                d: d5,
-                ptr: Ptr::XInc,
-            },
-            0xE => Ld {
-                d: d5,
-                ptr: Ptr::XDec,
-            },
+            0xD => Ld { d: d5, ptr: Ptr::XInc },
+            0xE => Ld { d: d5, ptr: Ptr::XDec },
             0xF => Pop { d: d5 },
             _ => undefined, // ELPM (0x6, 0x7) is not on a 64 KB part.
         },
         // 1001 001r rrrr xxxx: stores.
         1 => match w & 0xF {
             0x0 => Sts { r: d5, k: next },
-            0x1 => St {
-                r: d5,
-                ptr: Ptr::ZInc,
-            },
-            0x2 => St {
-                r: d5,
-                ptr: Ptr::ZDec,
-            },
-            0x9 => St {
-                r: d5,
-                ptr: Ptr::YInc,
-            },
-            0xA => St {
-                r: d5,
-                ptr: Ptr::YDec,
-            },
+            0x1 => St { r: d5, ptr: Ptr::ZInc },
+            0x2 => St { r: d5, ptr: Ptr::ZDec },
+            0x9 => St { r: d5, ptr: Ptr::YInc },
+            0xA => St { r: d5, ptr: Ptr::YDec },
             0xC => St { r: d5, ptr: Ptr::X },
-            0xD => St {
-                r: d5,
-                ptr: Ptr::XInc,
-            },
-            0xE => St {
-                r: d5,
-                ptr: Ptr::XDec,
-            },
+            0xD => St { r: d5, ptr: Ptr::XInc },
+            0xE => St { r: d5, ptr: Ptr::XDec },
             0xF => Push { r: d5 },
             _ => undefined, // XCH/LAS/LAC/LAT are XMEGA-only.
         },
@@ -540,11 +315,7 @@ fn decode_misc(w: u16) -> Instr {
     use Instr::*;
     if w & 0x0100 == 0 {
         let s = ((w >> 4) & 7) as u8;
-        return if w & 0x80 == 0 {
-            Bset { s }
-        } else {
-            Bclr { s }
-        };
+        return if w & 0x80 == 0 { Bset { s } } else { Bclr { s } };
     }
     match w {
         0x9508 => Ret,

@@ -221,21 +221,11 @@ impl Avr {
 
             // --- multiplication (result in r1:r0) -------------------------------
             Mul { d, r } => self.multiply(self.r(d) as u16 * self.r(r) as u16, false),
-            Muls { d, r } => self.multiply(
-                (self.r(d) as i8 as i16 * self.r(r) as i8 as i16) as u16,
-                false,
-            ),
-            Mulsu { d, r } => {
-                self.multiply((self.r(d) as i8 as i16 * self.r(r) as i16) as u16, false)
-            }
+            Muls { d, r } => self.multiply((self.r(d) as i8 as i16 * self.r(r) as i8 as i16) as u16, false),
+            Mulsu { d, r } => self.multiply((self.r(d) as i8 as i16 * self.r(r) as i16) as u16, false),
             Fmul { d, r } => self.multiply(self.r(d) as u16 * self.r(r) as u16, true),
-            Fmuls { d, r } => self.multiply(
-                (self.r(d) as i8 as i16 * self.r(r) as i8 as i16) as u16,
-                true,
-            ),
-            Fmulsu { d, r } => {
-                self.multiply((self.r(d) as i8 as i16 * self.r(r) as i16) as u16, true)
-            }
+            Fmuls { d, r } => self.multiply((self.r(d) as i8 as i16 * self.r(r) as i8 as i16) as u16, true),
+            Fmulsu { d, r } => self.multiply((self.r(d) as i8 as i16 * self.r(r) as i16) as u16, true),
 
             // --- SREG bits --------------------------------------------------------
             Bset { s } => {
@@ -252,11 +242,7 @@ impl Avr {
                 1
             }
             Bst { d, b } => {
-                self.sreg = if self.r(d) & (1 << b) != 0 {
-                    sreg | T
-                } else {
-                    sreg & !T
-                };
+                self.sreg = if self.r(d) & (1 << b) != 0 { sreg | T } else { sreg & !T };
                 1
             }
             Bld { d, b } => {

@@ -36,10 +36,7 @@ pub fn parse(bytes: &[u8]) -> Result<Program, LoadError> {
 
     let mut flash: Vec<u8> = Vec::new();
     let mut eeprom: Vec<u8> = Vec::new();
-    let headers = elf
-        .elf_header()
-        .program_headers(endian, bytes)
-        .map_err(|e| LoadError::Elf(e.to_string()))?;
+    let headers = elf.elf_header().program_headers(endian, bytes).map_err(|e| LoadError::Elf(e.to_string()))?;
     for ph in headers {
         if ph.p_type(endian) != PT_LOAD {
             continue;
@@ -47,9 +44,7 @@ pub fn parse(bytes: &[u8]) -> Result<Program, LoadError> {
         let vaddr = ph.p_vaddr(endian) as u64;
         let paddr = ph.p_paddr(endian) as u64;
         let memsz = ph.p_memsz(endian) as u64;
-        let contents = ph
-            .data(endian, bytes)
-            .map_err(|_| LoadError::Elf("segment data out of the file".into()))?;
+        let contents = ph.data(endian, bytes).map_err(|_| LoadError::Elf("segment data out of the file".into()))?;
         if (DATA_BASE..EEPROM_BASE).contains(&vaddr) {
             check_sram(vaddr, memsz)?;
         }
@@ -90,20 +85,13 @@ pub fn parse(bytes: &[u8]) -> Result<Program, LoadError> {
         if space == Space::Data {
             check_sram(sec.address(), sec.size())?;
         }
-        sections.push(Section {
-            name,
-            space,
-            start,
-            size: sec.size() as u32,
-        });
+        sections.push(Section { name, space, start, size: sec.size() as u32 });
     }
 
     let mut symbols = Vec::new();
     for sym in elf.symbols() {
         let Ok(name) = sym.name() else { continue };
-        if name.is_empty()
-            || sym.is_undefined()
-            || sym.kind() == object::SymbolKind::Section
+        if name.is_empty() || sym.is_undefined() || sym.kind() == object::SymbolKind::Section
             || sym.kind() == object::SymbolKind::File
         {
             continue;
@@ -114,13 +102,7 @@ pub fn parse(bytes: &[u8]) -> Result<Program, LoadError> {
             object::SymbolKind::Data => SymbolKind::Object,
             _ => SymbolKind::Other,
         };
-        symbols.push(Symbol {
-            name: name.to_string(),
-            space,
-            address,
-            size: sym.size() as u32,
-            kind,
-        });
+        symbols.push(Symbol { name: name.to_string(), space, address, size: sym.size() as u32, kind });
     }
 
     if flash.is_empty() {

@@ -10,10 +10,7 @@ pub fn parse(text: &str) -> Result<Program, LoadError> {
     let mut seen_eof = false;
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
-        let err = |message: &str| LoadError::Hex {
-            line,
-            message: message.to_string(),
-        };
+        let err = |message: &str| LoadError::Hex { line, message: message.to_string() };
         let raw = raw.trim();
         if raw.is_empty() {
             continue;
@@ -21,17 +18,12 @@ pub fn parse(text: &str) -> Result<Program, LoadError> {
         if seen_eof {
             return Err(err("data after the end-of-file record"));
         }
-        let hex = raw
-            .strip_prefix(':')
-            .ok_or_else(|| err("record does not start with ':'"))?;
+        let hex = raw.strip_prefix(':').ok_or_else(|| err("record does not start with ':'"))?;
         if hex.len() % 2 != 0 || hex.len() < 10 {
             return Err(err("record too short or of odd length"));
         }
         let bytes = (0..hex.len() / 2)
-            .map(|i| {
-                hex.get(2 * i..2 * i + 2)
-                    .and_then(|s| u8::from_str_radix(s, 16).ok())
-            })
+            .map(|i| hex.get(2 * i..2 * i + 2).and_then(|s| u8::from_str_radix(s, 16).ok()))
             .collect::<Option<Vec<u8>>>()
             .ok_or_else(|| err("invalid hex digit"))?;
         let count = bytes[0] as usize;
@@ -68,8 +60,5 @@ pub fn parse(text: &str) -> Result<Program, LoadError> {
     if flash.is_empty() {
         return Err(LoadError::Empty);
     }
-    Ok(Program {
-        flash,
-        ..Program::default()
-    })
+    Ok(Program { flash, ..Program::default() })
 }

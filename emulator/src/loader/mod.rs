@@ -40,11 +40,7 @@ impl Program {
                 }
             }
         }
-        s.sections
-            .iter()
-            .filter(|sec| sec.space == Space::Data)
-            .map(|sec| sec.end() as u16)
-            .max()
+        s.sections.iter().filter(|sec| sec.space == Space::Data).map(|sec| sec.end() as u16).max()
     }
 }
 
@@ -76,10 +72,7 @@ impl fmt::Display for LoadError {
             LoadError::WrongMachine(m) => write!(f, "ELF is for machine {m}, not AVR (83)"),
             LoadError::WrongClass => write!(f, "ELF is not 32-bit little-endian, as AVR ELFs are"),
             LoadError::FlashOverflow { end } => {
-                write!(
-                    f,
-                    "program ends at byte {end:#x}, beyond the 64 KB of flash"
-                )
+                write!(f, "program ends at byte {end:#x}, beyond the 64 KB of flash")
             }
             LoadError::SramOverflow { start, end } => write!(
                 f,

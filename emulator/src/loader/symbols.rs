@@ -70,9 +70,7 @@ pub struct Symbols {
 
 impl Symbols {
     pub fn new(mut symbols: Vec<Symbol>, sections: Vec<Section>) -> Symbols {
-        symbols.sort_by(|a, b| {
-            (a.space as u8, a.address, &a.name).cmp(&(b.space as u8, b.address, &b.name))
-        });
+        symbols.sort_by(|a, b| (a.space as u8, a.address, &a.name).cmp(&(b.space as u8, b.address, &b.name)));
         Symbols { symbols, sections }
     }
 
@@ -87,17 +85,9 @@ impl Symbols {
 
     /// A symbol starting exactly at `address` (functions preferred).
     pub fn at(&self, space: Space, address: u32) -> Option<&Symbol> {
-        let mut found = self
-            .symbols
-            .iter()
-            .filter(|s| s.space == space && s.address == address);
+        let mut found = self.symbols.iter().filter(|s| s.space == space && s.address == address);
         let first = found.next()?;
-        Some(
-            std::iter::once(first)
-                .chain(found)
-                .find(|s| s.kind == SymbolKind::Function)
-                .unwrap_or(first),
-        )
+        Some(std::iter::once(first).chain(found).find(|s| s.kind == SymbolKind::Function).unwrap_or(first))
     }
 
     /// The sized symbol whose range contains `address`, with the offset into it.
@@ -114,14 +104,11 @@ impl Symbols {
         if let Some(s) = self.at(space, address) {
             return Some(s.name.clone());
         }
-        self.containing(space, address)
-            .map(|(s, off)| format!("{}+{:#x}", s.name, off))
+        self.containing(space, address).map(|(s, off)| format!("{}+{:#x}", s.name, off))
     }
 
     /// The section a data-space address falls in (`.data`, `.bss`...).
     pub fn section_of(&self, space: Space, address: u32) -> Option<&Section> {
-        self.sections
-            .iter()
-            .find(|s| s.space == space && address >= s.start && address < s.end())
+        self.sections.iter().find(|s| s.space == space && address >= s.start && address < s.end())
     }
 }

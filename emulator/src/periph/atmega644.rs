@@ -4,6 +4,7 @@
 
 use super::counter::TimerVectors;
 use super::eeprom::EepromConfig;
+use super::watchdog::WatchdogConfig;
 use super::extint::ExtIntConfig;
 use super::gpio::{GpioConfig, PortRegs};
 use super::prescaler::ClockSelect::{self, Div, External, Stopped};
@@ -12,33 +13,16 @@ use super::timer8::Timer8Config;
 use super::timers::TimersConfig;
 use super::unmodelled::{UnmodelledConfig, UnmodelledReg};
 use super::usart::UsartConfig;
-use super::watchdog::WatchdogConfig;
 
 const B: usize = 1;
 const D: usize = 3;
 
 pub static GPIO: GpioConfig = GpioConfig {
     ports: [
-        PortRegs {
-            pin: 0x20,
-            ddr: 0x21,
-            port: 0x22,
-        },
-        PortRegs {
-            pin: 0x23,
-            ddr: 0x24,
-            port: 0x25,
-        },
-        PortRegs {
-            pin: 0x26,
-            ddr: 0x27,
-            port: 0x28,
-        },
-        PortRegs {
-            pin: 0x29,
-            ddr: 0x2A,
-            port: 0x2B,
-        },
+        PortRegs { pin: 0x20, ddr: 0x21, port: 0x22 },
+        PortRegs { pin: 0x23, ddr: 0x24, port: 0x25 },
+        PortRegs { pin: 0x26, ddr: 0x27, port: 0x28 },
+        PortRegs { pin: 0x29, ddr: 0x2A, port: 0x2B },
     ],
     mcucr: 0x55,
     ext: ExtIntConfig {
@@ -56,27 +40,9 @@ pub static GPIO: GpioConfig = GpioConfig {
 };
 
 /// CSn2:0 of TC0 and TC1.
-const SYNC_CLOCKS: [ClockSelect; 8] = [
-    Stopped,
-    Div(1),
-    Div(8),
-    Div(64),
-    Div(256),
-    Div(1024),
-    External,
-    External,
-];
+const SYNC_CLOCKS: [ClockSelect; 8] = [Stopped, Div(1), Div(8), Div(64), Div(256), Div(1024), External, External];
 /// CS22:0 of TC2 (its own prescaler taps).
-const TC2_CLOCKS: [ClockSelect; 8] = [
-    Stopped,
-    Div(1),
-    Div(8),
-    Div(32),
-    Div(64),
-    Div(128),
-    Div(256),
-    Div(1024),
-];
+const TC2_CLOCKS: [ClockSelect; 8] = [Stopped, Div(1), Div(8), Div(32), Div(64), Div(128), Div(256), Div(1024)];
 
 pub static TIMERS: TimersConfig = TimersConfig {
     gtccr: 0x43,
@@ -92,12 +58,7 @@ pub static TIMERS: TimersConfig = TimersConfig {
         clocks: SYNC_CLOCKS,
         async_prescaler: false,
         assr: None,
-        vectors: TimerVectors {
-            compa: 16,
-            compb: 17,
-            ovf: 18,
-            capt: None,
-        },
+        vectors: TimerVectors { compa: 16, compb: 17, ovf: 18, capt: None },
         oc_pins: [(B, 3), (B, 4)],
     },
     tc1: Timer16Config {
@@ -112,12 +73,7 @@ pub static TIMERS: TimersConfig = TimersConfig {
         timsk: 0x6F,
         tifr: 0x36,
         clocks: SYNC_CLOCKS,
-        vectors: TimerVectors {
-            compa: 13,
-            compb: 14,
-            ovf: 15,
-            capt: Some(12),
-        },
+        vectors: TimerVectors { compa: 13, compb: 14, ovf: 15, capt: Some(12) },
         oc_pins: [(D, 5), (D, 4)],
         icp_pin: (D, 6),
     },
@@ -133,12 +89,7 @@ pub static TIMERS: TimersConfig = TimersConfig {
         clocks: TC2_CLOCKS,
         async_prescaler: true,
         assr: Some(0xB6),
-        vectors: TimerVectors {
-            compa: 9,
-            compb: 10,
-            ovf: 11,
-            capt: None,
-        },
+        vectors: TimerVectors { compa: 9, compb: 10, ovf: 11, capt: None },
         oc_pins: [(D, 7), (D, 6)],
     },
 };
@@ -157,19 +108,9 @@ pub static USART0: UsartConfig = UsartConfig {
     txd: (D, 1),
 };
 
-pub static EEPROM: EepromConfig = EepromConfig {
-    eecr: 0x3F,
-    eedr: 0x40,
-    eearl: 0x41,
-    eearh: 0x42,
-    ready_vector: 25,
-};
+pub static EEPROM: EepromConfig = EepromConfig { eecr: 0x3F, eedr: 0x40, eearl: 0x41, eearh: 0x42, ready_vector: 25 };
 
-pub static WATCHDOG: WatchdogConfig = WatchdogConfig {
-    wdtcsr: 0x60,
-    vector: 8,
-    wdrf: 1 << 3,
-};
+pub static WATCHDOG: WatchdogConfig = WatchdogConfig { wdtcsr: 0x60, vector: 8, wdrf: 1 << 3 };
 
 /// Core-owned I/O addresses: SPL, SPH, SREG, GPIOR0..2, SMCR, MCUSR, SPMCSR.
 pub const CORE_ADDRESSES: [u16; 9] = [0x5D, 0x5E, 0x5F, 0x3E, 0x4A, 0x4B, 0x53, 0x54, 0x57];

@@ -16,16 +16,7 @@ pub struct Bench {
 
 impl Bench {
     pub fn new() -> Self {
-        Bench {
-            irq: 0,
-            pins: Pins::default(),
-            warnings: vec![],
-            sleep: Sleep::Awake,
-            mcusr: 0,
-            reset: None,
-            stall: 0,
-            next: NEVER,
-        }
+        Bench { irq: 0, pins: Pins::default(), warnings: vec![], sleep: Sleep::Awake, mcusr: 0, reset: None, stall: 0, next: NEVER }
     }
 
     pub fn cx(&mut self, now: u64) -> Ctx<'_> {
@@ -70,11 +61,7 @@ impl Bench {
         while self.next <= now {
             let at = self.next;
             let next = p.update(&mut self.cx(at));
-            assert!(
-                next > at,
-                "{} asked to be woken at {next} while at {at}",
-                p.name()
-            );
+            assert!(next > at, "{} asked to be woken at {next} while at {at}", p.name());
             self.next = next;
         }
     }

@@ -37,10 +37,7 @@ pub enum Kind {
 impl Kind {
     /// PWM modes double-buffer OCRnx and forbid FOC.
     pub fn pwm(self) -> bool {
-        matches!(
-            self,
-            Kind::FastPwm | Kind::PhaseCorrect | Kind::PhaseFreqCorrect
-        )
+        matches!(self, Kind::FastPwm | Kind::PhaseCorrect | Kind::PhaseFreqCorrect)
     }
     pub fn dual_slope(self) -> bool {
         matches!(self, Kind::PhaseCorrect | Kind::PhaseFreqCorrect)
@@ -208,12 +205,7 @@ impl Counter {
 
     /// Fewest timer clocks (≥ 0) until the counter sits at `x`.
     pub fn ticks_to(&self, x: u16) -> Option<u64> {
-        let (v, t, max, x) = (
-            self.count as u64,
-            self.top() as u64,
-            self.max as u64,
-            x as u64,
-        );
+        let (v, t, max, x) = (self.count as u64, self.top() as u64, self.max as u64, x as u64);
         if v > t {
             if x >= v {
                 return Some(x - v);
@@ -267,12 +259,7 @@ impl Counter {
                 }
             }
             Kind::FastPwm => {
-                if tov_free
-                    || buffer_pending
-                    || icf_at_top
-                    || self.connected(0)
-                    || self.connected(1)
-                {
+                if tov_free || buffer_pending || icf_at_top || self.connected(0) || self.connected(1) {
                     consider(top);
                 }
             }
@@ -420,23 +407,8 @@ pub struct TimerCore {
 }
 
 impl TimerCore {
-    pub fn new(
-        name: &'static str,
-        max: u16,
-        mode: Mode,
-        vectors: TimerVectors,
-        oc_pins: [(PortIndex, u8); 2],
-    ) -> Self {
-        TimerCore {
-            name,
-            ctr: Counter::new(max, mode),
-            divisor: 0,
-            base: 0,
-            tifr: 0,
-            timsk: 0,
-            vectors,
-            oc_pins,
-        }
+    pub fn new(name: &'static str, max: u16, mode: Mode, vectors: TimerVectors, oc_pins: [(PortIndex, u8); 2]) -> Self {
+        TimerCore { name, ctr: Counter::new(max, mode), divisor: 0, base: 0, tifr: 0, timsk: 0, vectors, oc_pins }
     }
 
     /// Runs every timer clock up to CPU cycle `cx.now`, raising flags and
@@ -445,9 +417,7 @@ impl TimerCore {
     pub fn sync(&mut self, clock: &ClockIo, pre: &Prescaler, cx: &mut Ctx) {
         let p_now = clock.p(cx.now);
         while let Some(k) = self.ctr.next_event_ticks(self.tifr) {
-            let Some(p) = pre.kth_tick(self.divisor, self.base, k) else {
-                break;
-            };
+            let Some(p) = pre.kth_tick(self.divisor, self.base, k) else { break };
             if p > p_now {
                 break;
             }
@@ -548,12 +518,7 @@ mod tests {
     use super::*;
 
     fn walk(c: &mut Counter, n: usize) -> Vec<(u16, u8)> {
-        (0..n)
-            .map(|_| {
-                let f = c.tick(false);
-                (c.count, f)
-            })
-            .collect()
+        (0..n).map(|_| { let f = c.tick(false); (c.count, f) }).collect()
     }
 
     #[test]
@@ -576,11 +541,7 @@ mod tests {
                 let mut stepped = c.clone();
                 for k in 1..600u64 {
                     stepped.tick(false);
-                    assert_eq!(
-                        reference.after(k),
-                        (stepped.count, stepped.up),
-                        "{mode:?} start {start} k {k}"
-                    );
+                    assert_eq!(reference.after(k), (stepped.count, stepped.up), "{mode:?} start {start} k {k}");
                 }
                 for x in [0u16, 1, 2, 7, 200, 255] {
                     let mut s = reference.clone();
@@ -592,11 +553,7 @@ mod tests {
                         }
                         s.tick(false);
                     }
-                    assert_eq!(
-                        reference.ticks_to(x),
-                        expect,
-                        "{mode:?} start {start} to {x}"
-                    );
+                    assert_eq!(reference.ticks_to(x), expect, "{mode:?} start {start} to {x}");
                 }
             }
         }
@@ -643,10 +600,7 @@ mod tests {
             high.push(c.oc[0]);
         }
         // count after: 1 2 3 0 1 2 3 0 -> high at 0 and 1, low from 2.
-        assert_eq!(
-            high,
-            vec![false, false, false, true, true, false, false, true]
-        );
+        assert_eq!(high, vec![false, false, false, true, true, false, false, true]);
     }
 
     #[test]

@@ -76,12 +76,9 @@ impl Eeprom {
 
     /// Replaces the whole contents (e.g. from an .eep file).
     pub fn load(&mut self, bytes: &[u8]) -> Result<(), String> {
-        let data: [u8; EEPROM_SIZE] = bytes.try_into().map_err(|_| {
-            format!(
-                "EEPROM image is {} bytes, the ATmega644 has {EEPROM_SIZE}",
-                bytes.len()
-            )
-        })?;
+        let data: [u8; EEPROM_SIZE] = bytes
+            .try_into()
+            .map_err(|_| format!("EEPROM image is {} bytes, the ATmega644 has {EEPROM_SIZE}", bytes.len()))?;
         *self.data = data;
         Ok(())
     }
@@ -89,20 +86,16 @@ impl Eeprom {
     /// Loads the contents from a raw 2 KB image file (what [`Eeprom::save_file`]
     /// writes). A file of the wrong size is an error and changes nothing.
     pub fn load_file(&mut self, path: &std::path::Path) -> Result<(), String> {
-        let bytes = std::fs::read(path)
-            .map_err(|e| format!("cannot read EEPROM image {}: {e}", path.display()))?;
-        self.load(&bytes)
-            .map_err(|e| format!("{}: {e}", path.display()))
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read EEPROM image {}: {e}", path.display()))?;
+        self.load(&bytes).map_err(|e| format!("{}: {e}", path.display()))
     }
 
     /// Writes the contents as a raw 2 KB image, atomically (a temporary file
     /// renamed over the old one), so a crash never leaves half an image.
     pub fn save_file(&self, path: &std::path::Path) -> Result<(), String> {
         let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, &self.data[..])
-            .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, path)
-            .map_err(|e| format!("cannot write EEPROM image {}: {e}", path.display()))
+        std::fs::write(&tmp, &self.data[..]).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+        std::fs::rename(&tmp, path).map_err(|e| format!("cannot write EEPROM image {}: {e}", path.display()))
     }
 
     /// CPU cycles an EEPM mode takes: 3.4 ms for erase+write, else 1.8 ms.
@@ -116,10 +109,7 @@ impl Eeprom {
     }
 
     fn eecr(&self, now: u64) -> u8 {
-        self.eepm << 4
-            | (self.eerie as u8) << 3
-            | (self.mempe(now) as u8) << 2
-            | (self.busy.is_some() as u8) << 1
+        self.eepm << 4 | (self.eerie as u8) << 3 | (self.mempe(now) as u8) << 2 | (self.busy.is_some() as u8) << 1
     }
 
     fn finish(&mut self) {
@@ -245,10 +235,7 @@ mod tests {
 
     #[test]
     fn contents_persist_through_a_file_and_bad_images_change_nothing() {
-        let dir = tempfile::Builder::new()
-            .prefix("eeprom-test-")
-            .tempdir()
-            .unwrap();
+        let dir = tempfile::Builder::new().prefix("eeprom-test-").tempdir().unwrap();
         let path = dir.path().join("board.eep");
         let (mut e, _) = setup();
         let mut image = [0xFFu8; EEPROM_SIZE];
@@ -262,15 +249,8 @@ mod tests {
         std::fs::write(&path, [1, 2, 3]).unwrap();
         let err = f.load_file(&path).unwrap_err();
         assert!(err.contains("3 bytes"), "{err}");
-        assert_eq!(
-            f.contents()[0],
-            b'C',
-            "a bad image must not change the contents"
-        );
-        assert!(f
-            .load_file(&dir.path().join("missing.eep"))
-            .unwrap_err()
-            .contains("cannot read"));
+        assert_eq!(f.contents()[0], b'C', "a bad image must not change the contents");
+        assert!(f.load_file(&dir.path().join("missing.eep")).unwrap_err().contains("cannot read"));
     }
 
     #[test]

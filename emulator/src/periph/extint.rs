@@ -46,16 +46,7 @@ pub struct ExtInt {
 
 impl ExtInt {
     pub fn new(cfg: &'static ExtIntConfig) -> Self {
-        ExtInt {
-            cfg,
-            eicra: 0,
-            eimsk: 0,
-            eifr: 0,
-            pcicr: 0,
-            pcifr: 0,
-            pcmsk: [0; PORTS],
-            seen: [0; PORTS],
-        }
+        ExtInt { cfg, eicra: 0, eimsk: 0, eifr: 0, pcicr: 0, pcifr: 0, pcmsk: [0; PORTS], seen: [0; PORTS] }
     }
 
     pub fn addresses(&self) -> Vec<u16> {
@@ -149,26 +140,15 @@ impl ExtInt {
             } else {
                 self.eifr & (1 << n) != 0
             };
-            cx.set_irq(
-                self.cfg.int_vectors[n],
-                pending && self.eimsk & (1 << n) != 0,
-            );
+            cx.set_irq(self.cfg.int_vectors[n], pending && self.eimsk & (1 << n) != 0);
         }
         for p in 0..PORTS {
-            cx.set_irq(
-                self.cfg.pcint_vectors[p],
-                self.pcifr & self.pcicr & (1 << p) != 0,
-            );
+            cx.set_irq(self.cfg.pcint_vectors[p], self.pcifr & self.pcicr & (1 << p) != 0);
         }
     }
 
     pub fn vectors(&self) -> Vec<u8> {
-        self.cfg
-            .int_vectors
-            .iter()
-            .chain(&self.cfg.pcint_vectors)
-            .copied()
-            .collect()
+        self.cfg.int_vectors.iter().chain(&self.cfg.pcint_vectors).copied().collect()
     }
 
     /// Interrupt entry clears the edge flag (a level interrupt has none).

@@ -45,27 +45,16 @@ enum Reg {
 
 impl Gpio {
     pub fn new(cfg: &'static GpioConfig) -> Self {
-        Gpio {
-            cfg,
-            ddr: [0; PORTS],
-            port: [0; PORTS],
-            mcucr: 0,
-            ext: ExtInt::new(&cfg.ext),
-            warned_ivsel: false,
-        }
+        Gpio { cfg, ddr: [0; PORTS], port: [0; PORTS], mcucr: 0, ext: ExtInt::new(&cfg.ext), warned_ivsel: false }
     }
 
     fn reg(&self, addr: u16) -> Option<Reg> {
-        self.cfg
-            .ports
-            .iter()
-            .enumerate()
-            .find_map(|(p, r)| match addr {
-                a if a == r.pin => Some(Reg::Pin(p)),
-                a if a == r.ddr => Some(Reg::Ddr(p)),
-                a if a == r.port => Some(Reg::Port(p)),
-                _ => None,
-            })
+        self.cfg.ports.iter().enumerate().find_map(|(p, r)| match addr {
+            a if a == r.pin => Some(Reg::Pin(p)),
+            a if a == r.ddr => Some(Reg::Ddr(p)),
+            a if a == r.port => Some(Reg::Port(p)),
+            _ => None,
+        })
     }
 
     /// Copies DDR/PORT/PUD into the pins, logs changes, runs the interrupts.
@@ -86,12 +75,7 @@ impl Peripheral for Gpio {
     }
 
     fn addresses(&self) -> Vec<u16> {
-        let mut a: Vec<u16> = self
-            .cfg
-            .ports
-            .iter()
-            .flat_map(|r| [r.pin, r.ddr, r.port])
-            .collect();
+        let mut a: Vec<u16> = self.cfg.ports.iter().flat_map(|r| [r.pin, r.ddr, r.port]).collect();
         a.push(self.cfg.mcucr);
         a.extend(self.ext.addresses());
         a
@@ -204,11 +188,7 @@ mod tests {
     /// An external part drives PD2 (INT0).
     fn drive_pd2(g: &mut Gpio, b: &mut Bench, now: u64, high: bool) {
         b.pins.ext_driven[D] |= 0x04;
-        b.pins.ext_level[D] = if high {
-            b.pins.ext_level[D] | 0x04
-        } else {
-            b.pins.ext_level[D] & !0x04
-        };
+        b.pins.ext_level[D] = if high { b.pins.ext_level[D] | 0x04 } else { b.pins.ext_level[D] & !0x04 };
         g.pins_changed(&mut b.cx(now));
     }
 
@@ -217,15 +197,7 @@ mod tests {
         let (mut g, mut b) = setup();
         b.write(&mut g, 10, DDRA, 0x01);
         b.write(&mut g, 11, PORTA, 0x03); // PA0 high, pull-up on PA1
-        assert_eq!(
-            b.pins.events,
-            vec![PinEvent {
-                cycle: 11,
-                port: 0,
-                levels: 0x03,
-                changed: 0x03
-            }]
-        );
+        assert_eq!(b.pins.events, vec![PinEvent { cycle: 11, port: 0, levels: 0x03, changed: 0x03 }]);
         assert_eq!(b.read(&mut g, 12, PINA), 0x03);
         b.write(&mut g, 13, PINA, 0x01); // toggles PORTA0
         assert_eq!(g.peek(PORTA), 0x02);
@@ -271,10 +243,7 @@ mod tests {
         drive_pd2(&mut g, &mut b, 50, false);
         assert!(b.irq(INT0));
         g.acknowledge(INT0, &mut b.cx(60));
-        assert!(
-            b.irq(INT0),
-            "a level interrupt stays requested while the pin is low"
-        );
+        assert!(b.irq(INT0), "a level interrupt stays requested while the pin is low");
         drive_pd2(&mut g, &mut b, 70, true);
         assert!(!b.irq(INT0));
         // Edges need clk_IO.

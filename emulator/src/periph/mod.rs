@@ -46,17 +46,9 @@ pub fn atmega644_clocked(clock_hz: u64) -> Vec<Box<dyn Peripheral>> {
         Box::new(Eeprom::new(&atmega644::EEPROM, clock_hz)),
         Box::new(Watchdog::new(&atmega644::WATCHDOG, clock_hz)),
     ];
-    all.extend(
-        atmega644::UNMODELLED
-            .iter()
-            .map(|c| Box::new(Unmodelled::new(c)) as Box<dyn Peripheral>),
-    );
+    all.extend(atmega644::UNMODELLED.iter().map(|c| Box::new(Unmodelled::new(c)) as Box<dyn Peripheral>));
     // Whatever is left of 0x20..=0xFF (besides the core's) is reserved.
-    let taken: Vec<u16> = all
-        .iter()
-        .flat_map(|p| p.addresses())
-        .chain(atmega644::CORE_ADDRESSES)
-        .collect();
+    let taken: Vec<u16> = all.iter().flat_map(|p| p.addresses()).chain(atmega644::CORE_ADDRESSES).collect();
     let reserved = (0x20..=0xFF).filter(|a| !taken.contains(a)).collect();
     all.push(Box::new(Reserved::new(reserved)));
     all
@@ -75,11 +67,7 @@ mod tests {
         for p in &all {
             for a in p.addresses() {
                 assert!((0x20..=0xFF).contains(&a), "{} claims {a:#04x}", p.name());
-                assert!(
-                    !atmega644::CORE_ADDRESSES.contains(&a),
-                    "{} claims core address {a:#04x}",
-                    p.name()
-                );
+                assert!(!atmega644::CORE_ADDRESSES.contains(&a), "{} claims core address {a:#04x}", p.name());
                 if let Some(o) = owner.insert(a, p.name()) {
                     panic!("{a:#04x} claimed by {o} and {}", p.name());
                 }
@@ -107,12 +95,7 @@ mod tests {
         let mut b = Bench::new();
         for mut p in atmega644() {
             p.reset(&mut b.cx(0));
-            assert_eq!(
-                p.update(&mut b.cx(0)),
-                crate::peripheral::NEVER,
-                "{}",
-                p.name()
-            );
+            assert_eq!(p.update(&mut b.cx(0)), crate::peripheral::NEVER, "{}", p.name());
         }
         assert_eq!(b.irq, 0);
         assert!(b.warnings.is_empty());

@@ -20,11 +20,7 @@ pub struct ClockIo {
 impl ClockIo {
     /// clk_IO starting at `now` (reset).
     pub fn new(now: u64) -> Self {
-        ClockIo {
-            epoch_cycle: now,
-            epoch_p: 0,
-            running: true,
-        }
+        ClockIo { epoch_cycle: now, epoch_p: 0, running: true }
     }
 
     /// Whether clk_IO runs in the given sleep state (it stops in every mode
@@ -129,10 +125,7 @@ mod tests {
 
     #[test]
     fn prescaled_edges_follow_the_free_running_phase() {
-        let p = Prescaler {
-            phase: 0,
-            held: false,
-        };
+        let p = Prescaler { phase: 0, held: false };
         // clk/8 edges at 8, 16, 24 ...
         assert_eq!(p.ticks(8, 0, 7), 0);
         assert_eq!(p.ticks(8, 0, 8), 1);
@@ -140,20 +133,14 @@ mod tests {
         assert_eq!(p.kth_tick(8, 5, 1), Some(8));
         assert_eq!(p.kth_tick(8, 8, 1), Some(16));
         assert_eq!(p.kth_tick(8, 8, 3), Some(32));
-        let q = Prescaler {
-            phase: 3,
-            held: false,
-        };
+        let q = Prescaler { phase: 3, held: false };
         assert_eq!(q.kth_tick(8, 3, 1), Some(11));
         assert_eq!(q.ticks(1, 3, 10), 7);
     }
 
     #[test]
     fn held_prescaler_stops_prescaled_taps_only() {
-        let p = Prescaler {
-            phase: 0,
-            held: true,
-        };
+        let p = Prescaler { phase: 0, held: true };
         assert_eq!(p.ticks(8, 0, 100), 0);
         assert_eq!(p.kth_tick(64, 0, 1), None);
         assert_eq!(p.ticks(1, 0, 100), 100);

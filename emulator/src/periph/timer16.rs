@@ -155,9 +155,7 @@ impl Timer16 {
             }
             a if a == c.timsk => self.core.timsk = value & 0x27,
             a if a == c.tifr => self.core.write_tifr(value, cx),
-            a if a == c.tcnt + 1 || a == c.icr + 1 || a == c.ocra + 1 || a == c.ocrb + 1 => {
-                self.temp = value
-            }
+            a if a == c.tcnt + 1 || a == c.icr + 1 || a == c.ocra + 1 || a == c.ocrb + 1 => self.temp = value,
             a if a == c.tcnt => self.core.write_tcnt(word),
             a if a == c.ocra => self.core.ctr.write_ocr(0, word),
             a if a == c.ocrb => self.core.ctr.write_ocr(1, word),
@@ -174,10 +172,7 @@ impl Timer16 {
         let mode = MODES[wgm as usize];
         if mode.kind == Kind::Reserved && !self.warned_reserved {
             self.warned_reserved = true;
-            cx.warn(
-                self.cfg.name,
-                format!("reserved waveform generation mode {wgm}; counting as in normal mode"),
-            );
+            cx.warn(self.cfg.name, format!("reserved waveform generation mode {wgm}; counting as in normal mode"));
         }
         let ctr = &mut self.core.ctr;
         ctr.set_mode(mode);
@@ -186,13 +181,7 @@ impl Timer16 {
         let cs = self.cfg.clocks[(self.tccrb & 7) as usize];
         if cs == ClockSelect::External && !self.warned_external {
             self.warned_external = true;
-            cx.warn(
-                self.cfg.name,
-                format!(
-                    "external clock source on the Tn pin is not modelled; {} stands still",
-                    self.cfg.name
-                ),
-            );
+            cx.warn(self.cfg.name, format!("external clock source on the Tn pin is not modelled; {} stands still", self.cfg.name));
         }
         self.core.divisor = cs.divisor();
     }

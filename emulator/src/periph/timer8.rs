@@ -153,10 +153,7 @@ impl Timer8 {
         let mode = MODES[wgm as usize];
         if mode.kind == Kind::Reserved && !self.warned_reserved {
             self.warned_reserved = true;
-            cx.warn(
-                self.cfg.name,
-                format!("reserved waveform generation mode {wgm}; counting as in normal mode"),
-            );
+            cx.warn(self.cfg.name, format!("reserved waveform generation mode {wgm}; counting as in normal mode"));
         }
         let ctr = &mut self.core.ctr;
         ctr.set_mode(mode);
@@ -165,13 +162,7 @@ impl Timer8 {
         let cs = self.cfg.clocks[(self.tccrb & 7) as usize];
         if cs == ClockSelect::External && !self.warned_external {
             self.warned_external = true;
-            cx.warn(
-                self.cfg.name,
-                format!(
-                    "external clock source on the Tn pin is not modelled; {} stands still",
-                    self.cfg.name
-                ),
-            );
+            cx.warn(self.cfg.name, format!("external clock source on the Tn pin is not modelled; {} stands still", self.cfg.name));
         }
         self.core.divisor = cs.divisor();
     }

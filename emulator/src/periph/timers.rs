@@ -60,11 +60,7 @@ impl Timers {
             owner: [Unit::None; 256],
         };
         t.owner[cfg.gtccr as usize] = Unit::Gtccr;
-        for (unit, addrs) in [
-            (Unit::Tc0, t.tc0.addresses()),
-            (Unit::Tc1, t.tc1.addresses()),
-            (Unit::Tc2, t.tc2.addresses()),
-        ] {
+        for (unit, addrs) in [(Unit::Tc0, t.tc0.addresses()), (Unit::Tc1, t.tc1.addresses()), (Unit::Tc2, t.tc2.addresses())] {
             for a in addrs {
                 t.owner[a as usize] = unit;
             }
@@ -123,9 +119,7 @@ impl Peripheral for Timers {
     }
 
     fn addresses(&self) -> Vec<u16> {
-        (0..256u16)
-            .filter(|&a| self.owner[a as usize] != Unit::None)
-            .collect()
+        (0..256u16).filter(|&a| self.owner[a as usize] != Unit::None).collect()
     }
 
     fn vectors(&self) -> Vec<u8> {
@@ -141,13 +135,7 @@ impl Peripheral for Timers {
 
     fn read(&mut self, addr: u16, cx: &mut Ctx) -> u8 {
         let (clock, sync_pre, async_pre) = (&self.clock, &self.sync_pre, &self.async_pre);
-        let pick = |tc: &Timer8| {
-            if tc.uses_async_prescaler() {
-                async_pre
-            } else {
-                sync_pre
-            }
-        };
+        let pick = |tc: &Timer8| if tc.uses_async_prescaler() { async_pre } else { sync_pre };
         match self.owner[addr as usize & 0xFF] {
             Unit::Gtccr => self.gtccr(),
             Unit::Tc0 => self.tc0.read(addr, clock, pick(&self.tc0), cx),
@@ -159,13 +147,7 @@ impl Peripheral for Timers {
 
     fn write(&mut self, addr: u16, value: u8, cx: &mut Ctx) {
         let (clock, sync_pre, async_pre) = (&self.clock, &self.sync_pre, &self.async_pre);
-        let pick = |tc: &Timer8| {
-            if tc.uses_async_prescaler() {
-                async_pre
-            } else {
-                sync_pre
-            }
-        };
+        let pick = |tc: &Timer8| if tc.uses_async_prescaler() { async_pre } else { sync_pre };
         match self.owner[addr as usize & 0xFF] {
             Unit::Gtccr => self.write_gtccr(value, cx),
             Unit::Tc0 => self.tc0.write(addr, value, clock, pick(&self.tc0), cx),

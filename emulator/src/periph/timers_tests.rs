@@ -50,7 +50,7 @@ fn tc0_ctc_interrupt_at_the_exact_cycle() {
     b.write(&mut t, 11, TIMSK0, 0x02);
     b.write(&mut t, 12, TCCR0A, 0x02); // CTC
     b.write(&mut t, 12, TCCR0B, 0x02); // clk/8: edges at 16, 24, ...
-                                       // TCNT0 = 99 after the edge at 800; OCF0A on the edge leaving it.
+    // TCNT0 = 99 after the edge at 800; OCF0A on the edge leaving it.
     assert_eq!(b.first_irq(&mut t, TIMER0_COMPA, 10_000), Some(808));
     assert_eq!(b.read(&mut t, 808, TCNT0), 0);
     b.write(&mut t, 820, TIFR0, 0x02);
@@ -116,25 +116,11 @@ fn oc0a_toggles_the_pin_in_ctc_mode() {
     b.write(&mut t, 0, TCCR0A, 0x42); // COM0A = toggle, CTC
     b.write(&mut t, 0, TCCR0B, 0x01);
     b.run(&mut t, 100);
-    let toggles: Vec<u64> = b
-        .pins
-        .events
-        .iter()
-        .filter(|e| e.port == PORT_B)
-        .map(|e| e.cycle)
-        .collect();
+    let toggles: Vec<u64> = b.pins.events.iter().filter(|e| e.port == PORT_B).map(|e| e.cycle).collect();
     assert_eq!(toggles, vec![10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
     // FOC0A toggles once more without a flag.
     b.write(&mut t, 105, TCCR0B, 0x81);
-    assert_eq!(
-        b.pins.events.last(),
-        Some(&PinEvent {
-            cycle: 105,
-            port: PORT_B,
-            levels: 0x08,
-            changed: 0x08
-        })
-    );
+    assert_eq!(b.pins.events.last(), Some(&PinEvent { cycle: 105, port: PORT_B, levels: 0x08, changed: 0x08 }));
     // Without DDB3 the pin is not driven, as on silicon.
     b.pins.ddr[PORT_B] = 0;
     assert_eq!(b.pins.level(PORT_B), 0);
@@ -155,13 +141,7 @@ fn fast_pwm_duty_cycle_and_buffered_ocr() {
     b.write(&mut t, 600, OCR0B, 127);
     assert_eq!(t.peek(OCR0B), 127);
     b.run(&mut t, 1100);
-    let ev: Vec<(u64, u8)> = b
-        .pins
-        .events
-        .iter()
-        .skip(4)
-        .map(|e| (e.cycle, e.levels))
-        .collect();
+    let ev: Vec<(u64, u8)> = b.pins.events.iter().skip(4).map(|e| (e.cycle, e.levels)).collect();
     assert_eq!(ev, vec![(768, 0x10), (896, 0x00), (1024, 0x10)]);
 }
 
@@ -242,10 +222,7 @@ fn tc2_has_its_own_prescaler_and_warns_about_async_mode() {
     b.write(&mut t, 0, TIMSK2, 0x01);
     b.write(&mut t, 40, TCCR2B, 0x03); // clk/32: edges at 64, 96 ...
     assert_eq!(b.read(&mut t, 95, TCNT2), 1);
-    assert_eq!(
-        b.first_irq(&mut t, TIMER2_OVF, 100_000),
-        Some(64 + 255 * 32)
-    );
+    assert_eq!(b.first_irq(&mut t, TIMER2_OVF, 100_000), Some(64 + 255 * 32));
     b.write(&mut t, 9000, ASSR, 0x20);
     assert_eq!(b.warnings.len(), 1);
     assert_eq!(b.warnings[0].source, "TC2");

@@ -33,11 +33,7 @@ pub struct Unmodelled {
 
 impl Unmodelled {
     pub fn new(cfg: &'static UnmodelledConfig) -> Self {
-        Unmodelled {
-            cfg,
-            values: cfg.regs.iter().map(|r| r.reset).collect(),
-            warned: false,
-        }
+        Unmodelled { cfg, values: cfg.regs.iter().map(|r| r.reset).collect(), warned: false }
     }
 
     fn index(&self, addr: u16) -> Option<usize> {
@@ -47,15 +43,7 @@ impl Unmodelled {
     fn warn(&mut self, cx: &mut Ctx, access: String) {
         if !self.warned {
             self.warned = true;
-            cx.warn(
-                self.cfg.name,
-                format!(
-                    "{} is not modelled; {access} at PC {:#06x}. {}",
-                    self.cfg.name,
-                    cx.pc * 2,
-                    self.cfg.note
-                ),
-            );
+            cx.warn(self.cfg.name, format!("{} is not modelled; {access} at PC {:#06x}. {}", self.cfg.name, cx.pc * 2, self.cfg.note));
         }
     }
 }
@@ -105,10 +93,7 @@ pub struct Reserved {
 
 impl Reserved {
     pub fn new(addrs: Vec<u16>) -> Self {
-        Reserved {
-            addrs,
-            warned: Vec::new(),
-        }
+        Reserved { addrs, warned: Vec::new() }
     }
 
     fn warn(&mut self, addr: u16, what: &str, cx: &mut Ctx) {
@@ -166,12 +151,7 @@ mod tests {
         assert_eq!(b.warnings.len(), 1);
         let w = &b.warnings[0];
         assert_eq!(w.source, "ADC");
-        assert!(
-            w.message
-                .starts_with("ADC is not modelled; ADCSRA written (0xc7) at PC 0x0200"),
-            "{}",
-            w.message
-        );
+        assert!(w.message.starts_with("ADC is not modelled; ADCSRA written (0xc7) at PC 0x0200"), "{}", w.message);
     }
 
     #[test]

@@ -120,10 +120,7 @@ impl Usart {
         let now = now.max(self.now);
         if self.ucsrb & RXEN == 0 {
             if !bytes.is_empty() {
-                self.deferred.push(format!(
-                    "{} bytes sent by the host dropped: the receiver is disabled (RXEN = 0)",
-                    bytes.len()
-                ));
+                self.deferred.push(format!("{} bytes sent by the host dropped: the receiver is disabled (RXEN = 0)", bytes.len()));
             }
             return;
         }
@@ -207,13 +204,7 @@ impl Usart {
     fn write_udr(&mut self, value: u8, cx: &mut Ctx) {
         if self.ucsrb & TXEN == 0 {
             let name = self.cfg.name;
-            self.warn_once(
-                cx,
-                WARN_TX_OFF,
-                format!(
-                    "UDR written with the transmitter disabled (TXEN = 0); {name} drops the byte"
-                ),
-            );
+            self.warn_once(cx, WARN_TX_OFF, format!("UDR written with the transmitter disabled (TXEN = 0); {name} drops the byte"));
             return;
         }
         if self.tx_shift.is_none() {
@@ -222,18 +213,12 @@ impl Usart {
         } else if self.tx_buffer.is_none() {
             self.tx_buffer = Some(value);
         } else {
-            self.warn_once(
-                cx,
-                WARN_UDR_FULL,
-                "UDR written while UDRE = 0; the byte is lost".into(),
-            );
+            self.warn_once(cx, WARN_UDR_FULL, "UDR written while UDRE = 0; the byte is lost".into());
         }
     }
 
     fn read_udr(&mut self) -> u8 {
-        let Some((byte, _)) = self.rx_fifo.pop_front() else {
-            return 0;
-        };
+        let Some((byte, _)) = self.rx_fifo.pop_front() else { return 0 };
         if let Some(b) = self.rx_shift.take() {
             self.rx_fifo.push_back((b, false));
         }
@@ -273,21 +258,13 @@ impl Usart {
             self.warn_once(cx, WARN_MODE, format!("UCSRC = {:#04x}: synchronous / master SPI mode is not modelled; frames are timed as asynchronous", self.ucsrc));
         }
         if self.ucsra & MPCM != 0 {
-            self.warn_once(
-                cx,
-                WARN_MPCM,
-                "multi-processor communication mode (MPCM) is not modelled".into(),
-            );
+            self.warn_once(cx, WARN_MPCM, "multi-processor communication mode (MPCM) is not modelled".into());
         }
         let ucsz = (self.ucsrb & UCSZ2) | (self.ucsrc >> 1 & 3);
         if ucsz == 7 {
             self.warn_once(cx, WARN_9BIT, "9-bit frames: the ninth bit is 0 on receive and not passed to the host on transmit".into());
         } else if ucsz > 3 {
-            self.warn_once(
-                cx,
-                WARN_UCSZ,
-                format!("reserved character size UCSZ = {ucsz}; using 8 bits"),
-            );
+            self.warn_once(cx, WARN_UCSZ, format!("reserved character size UCSZ = {ucsz}; using 8 bits"));
         }
     }
 }
@@ -322,11 +299,7 @@ impl Peripheral for Usart {
         match addr {
             a if a == c.ucsra => {
                 // TXC is cleared by writing one; U2X and MPCM are plain bits.
-                let txc = if value & TXC != 0 {
-                    0
-                } else {
-                    self.ucsra & TXC
-                };
+                let txc = if value & TXC != 0 { 0 } else { self.ucsra & TXC };
                 self.ucsra = txc | (value & (U2X | MPCM));
             }
             a if a == c.ucsrb => {
@@ -370,10 +343,7 @@ impl Peripheral for Usart {
         }
         while let Some((byte, end)) = self.tx_shift.filter(|&(_, end)| end <= cx.now) {
             self.tx_out.push(byte);
-            self.tx_shift = self
-                .tx_buffer
-                .take()
-                .map(|next| (next, end + self.frame_cycles()));
+            self.tx_shift = self.tx_buffer.take().map(|next| (next, end + self.frame_cycles()));
             if self.tx_shift.is_none() {
                 self.ucsra |= TXC;
             }
@@ -407,10 +377,7 @@ impl Peripheral for Usart {
         self.baud_origin = cx.now;
         self.now = cx.now;
         if in_flight > 0 {
-            cx.warn(
-                self.cfg.name,
-                format!("reset: {in_flight} host bytes still on the line are dropped"),
-            );
+            cx.warn(self.cfg.name, format!("reset: {in_flight} host bytes still on the line are dropped"));
         }
         self.drive_txd(cx);
         self.refresh_irqs(cx);
@@ -448,11 +415,7 @@ mod tests {
         let (mut u, mut b) = setup(TXEN | UDRIE | TXCIE);
         assert!(b.irq(UDRE_V));
         b.write(&mut u, 100, UDR0, b'A'); // frame starts at the bit edge 208
-        assert_eq!(
-            u.peek(UCSR0A) & UDRE,
-            UDRE,
-            "moved straight to the shift register"
-        );
+        assert_eq!(u.peek(UCSR0A) & UDRE, UDRE, "moved straight to the shift register");
         b.write(&mut u, 150, UDR0, b'B');
         assert_eq!(u.peek(UCSR0A) & UDRE, 0);
         assert!(!b.irq(UDRE_V));

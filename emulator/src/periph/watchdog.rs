@@ -45,18 +45,7 @@ pub struct Watchdog {
 
 impl Watchdog {
     pub fn new(cfg: &'static WatchdogConfig, clock_hz: u64) -> Self {
-        Watchdog {
-            cfg,
-            clock_hz,
-            wdif: false,
-            wdie: false,
-            wde: false,
-            wdp: 0,
-            wdce_at: None,
-            start: 0,
-            fired: false,
-            warned: false,
-        }
+        Watchdog { cfg, clock_hz, wdif: false, wdie: false, wde: false, wdp: 0, wdce_at: None, start: 0, fired: false, warned: false }
     }
 
     /// CPU cycles of a timeout with prescaler `wdp` (reserved values 10..15
@@ -76,11 +65,7 @@ impl Watchdog {
     fn wdtcsr(&self, now: u64) -> u8 {
         let wdp = (self.wdp & 7) | (self.wdp & 8) << 2;
         let wdce = self.wdce_at.is_some_and(|t| now <= t + WDCE_WINDOW);
-        (self.wdif as u8) << 7
-            | (self.wdie as u8) << 6
-            | (wdce as u8) << 4
-            | (self.wde as u8) << 3
-            | wdp
+        (self.wdif as u8) << 7 | (self.wdie as u8) << 6 | (wdce as u8) << 4 | (self.wde as u8) << 3 | wdp
     }
 
     /// WDRF in MCUSR overrides WDE.
@@ -96,10 +81,7 @@ impl Watchdog {
             self.wdif = false;
         }
         self.wdie = value & WDIE != 0;
-        let open = self
-            .wdce_at
-            .take()
-            .is_some_and(|t| cx.now <= t + WDCE_WINDOW);
+        let open = self.wdce_at.take().is_some_and(|t| cx.now <= t + WDCE_WINDOW);
         let wdp = (value & 7) | (value & WDP3) >> 2;
         if open {
             self.wde = value & WDE != 0;

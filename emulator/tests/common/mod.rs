@@ -17,10 +17,7 @@ pub fn require_tool(tool: &str) {
 
 /// A fresh scratch directory for one test, removed when dropped.
 pub fn scratch_dir() -> TempDir {
-    tempfile::Builder::new()
-        .prefix("emulator-test-")
-        .tempdir()
-        .expect("create scratch dir")
+    tempfile::Builder::new().prefix("emulator-test-").tempdir().expect("create scratch dir")
 }
 
 /// A compiled ELF file; its scratch directory goes when this is dropped.
@@ -43,9 +40,7 @@ impl AsRef<OsStr> for CompiledElf {
 }
 
 fn run_tool(cmd: &mut Command) {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e} (run `cargo xtask setup`)"));
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e} (run `cargo xtask setup`)"));
     assert!(
         out.status.success(),
         "{cmd:?} failed:\n{}{}",
@@ -62,20 +57,8 @@ pub fn assemble_elf(source: &str, dir: &Path) -> PathBuf {
     let obj = dir.join("prog.o");
     let elf = dir.join("prog.elf");
     std::fs::write(&src, format!(".text\n.global main\nmain:\n{source}\n")).unwrap();
-    run_tool(
-        Command::new("avr-as")
-            .arg("-mmcu=atmega644")
-            .arg("-o")
-            .arg(&obj)
-            .arg(&src),
-    );
-    run_tool(
-        Command::new("avr-ld")
-            .arg("-mavr5")
-            .arg("-o")
-            .arg(&elf)
-            .arg(&obj),
-    );
+    run_tool(Command::new("avr-as").arg("-mmcu=atmega644").arg("-o").arg(&obj).arg(&src));
+    run_tool(Command::new("avr-ld").arg("-mavr5").arg("-o").arg(&elf).arg(&obj));
     elf
 }
 
@@ -85,12 +68,7 @@ pub fn assemble(source: &str) -> Vec<u8> {
     let dir = scratch_dir();
     let elf = assemble_elf(source, dir.path());
     let bin = dir.path().join("prog.bin");
-    run_tool(
-        Command::new("avr-objcopy")
-            .args(["-O", "binary"])
-            .arg(&elf)
-            .arg(&bin),
-    );
+    run_tool(Command::new("avr-objcopy").args(["-O", "binary"]).arg(&elf).arg(&bin));
     std::fs::read(&bin).unwrap()
 }
 
@@ -108,13 +86,7 @@ pub fn compile_c(source: &str, extra_flags: &[&str]) -> (Vec<u8>, CompiledElf) {
             .arg(&src)
             .args(extra_flags),
     );
-    (
-        std::fs::read(&elf).unwrap(),
-        CompiledElf {
-            path: elf,
-            _dir: dir,
-        },
-    )
+    (std::fs::read(&elf).unwrap(), CompiledElf { path: elf, _dir: dir })
 }
 
 /// A machine with `source` assembled into flash at 0.
@@ -127,9 +99,7 @@ pub fn machine(source: &str) -> Avr {
 /// Runs until `cli; sleep` (or a stop); panics on anything but a sleep.
 pub fn run_to_sleep(avr: &mut Avr) -> u64 {
     let start = avr.cycles();
-    match avr.run(RunLimit::UntilSleep {
-        max_cycles: 100_000_000,
-    }) {
+    match avr.run(RunLimit::UntilSleep { max_cycles: 100_000_000 }) {
         Stop::Sleeping { .. } => avr.cycles() - start,
         other => panic!("unexpected stop {other:?} at pc {:#x}", avr.pc()),
     }

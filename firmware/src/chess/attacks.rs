@@ -193,8 +193,7 @@ impl Position {
         let to = m.to();
         let by = self.side.other();
         let code = self.board[(to & 0x7F) as usize] & CODE_MASK;
-        self.attacks_king(code, to, king, by, NO_SQUARE)
-            || self.uncovers(king, m.from(), NO_SQUARE, by)
+        self.attacks_king(code, to, king, by, NO_SQUARE) || self.uncovers(king, m.from(), NO_SQUARE, by)
     }
 
     /// Does the quiet move `m` (not yet made; no castling, en passant or
@@ -271,11 +270,7 @@ impl Position {
         let dr = (king >> 4).wrapping_sub(from >> 4);
         match kind_of(self.board[(from & 0x7F) as usize]) {
             PAWN => {
-                let up = if us == Color::White {
-                    dr
-                } else {
-                    0u8.wrapping_sub(dr)
-                };
+                let up = if us == Color::White { dr } else { 0u8.wrapping_sub(dr) };
                 df == 1 && up.wrapping_sub(2) <= 1
             }
             BISHOP => (df ^ dr) & 1 == 0,
@@ -322,9 +317,7 @@ impl Position {
             Color::White => (sq.wrapping_sub(15), sq.wrapping_sub(17)),
             Color::Black => (sq.wrapping_add(15), sq.wrapping_add(17)),
         };
-        let pawn_on = |s: Square| {
-            on_board(s) && s != filled && s != vacated2 && board[s as usize] & CODE_MASK == pawn
-        };
+        let pawn_on = |s: Square| on_board(s) && s != filled && s != vacated2 && board[s as usize] & CODE_MASK == pawn;
         if pawn_on(p1) || pawn_on(p2) {
             return true;
         }
@@ -349,9 +342,7 @@ impl Position {
                 if x == sq {
                     return true;
                 }
-                if x == filled
-                    || (x != vacated1 && x != vacated2 && board[(x & 0x7F) as usize] != EMPTY)
-                {
+                if x == filled || (x != vacated1 && x != vacated2 && board[(x & 0x7F) as usize] != EMPTY) {
                     break;
                 }
                 x = x.wrapping_add(dir);

@@ -339,11 +339,7 @@ pub(crate) struct Writer<'a> {
 
 impl<'a> Writer<'a> {
     pub(crate) fn new(buf: &'a mut [u8]) -> Self {
-        Writer {
-            buf,
-            len: 0,
-            full: false,
-        }
+        Writer { buf, len: 0, full: false }
     }
 
     /// Not inlined: FEN output is not speed-critical, and every call site

@@ -174,9 +174,7 @@ impl MoveGen {
                 return Some(Move::new(from, to, kind, capture));
             }
             if self.slot >= CASTLING {
-                if self.slot == CASTLING
-                    && self.flags & (CAPTURES_ONLY | CHECKS_ONLY | NO_CAPTURES) == 0
-                {
+                if self.slot == CASTLING && self.flags & (CAPTURES_ONLY | CHECKS_ONLY | NO_CAPTURES) == 0 {
                     if let Some(m) = self.next_castle(pos) {
                         return Some(m);
                     }
@@ -234,9 +232,7 @@ impl MoveGen {
                     }
                     if !captures_only
                         && (self.flags & DIRECT_CHECKS == 0
-                            || geometry(to, pos.lists[us.other().index()][0])
-                                & REACH.get(kind as usize)
-                                != 0)
+                            || geometry(to, pos.lists[us.other().index()][0]) & REACH.get(kind as usize) != 0)
                     {
                         return Some(Move::new(from, to, MoveKind::Normal, false));
                     }
@@ -279,11 +275,7 @@ impl MoveGen {
         // False for a king.
         let mut checks = pos.may_check_directly(from, king);
         if kind == PAWN {
-            let rank = if us == Color::White {
-                rank_of(from)
-            } else {
-                7 - rank_of(from)
-            };
+            let rank = if us == Color::White { rank_of(from) } else { 7 - rank_of(from) };
             checks |= rank >= 5;
         } else {
             self.flags |= DIRECT_CHECKS;
@@ -469,11 +461,7 @@ impl Position {
             // Only a pin along the line from the king through `from`.
             return !self.uncovers(king, from, m.to(), self.side.other());
         }
-        if in_check
-            && from != king
-            && m.kind() != MoveKind::EnPassant
-            && geometry(m.to(), king) == 0
-        {
+        if in_check && from != king && m.kind() != MoveKind::EnPassant && geometry(m.to(), king) == 0 {
             // In check, a man other than the king can only capture the
             // checker (on a line or a knight's jump from the king) or
             // block a line: a move to any other square leaves the check.

@@ -199,6 +199,7 @@ impl Position {
         self.pawn_key
     }
 
+
     /// Puts a pawn of `color` on `sq` or takes it away (pawn files and key
     /// alike: both are XOR-maintained). One out-of-line copy for the eight
     /// call sites in make/unmake: flash is the scarcer resource.
@@ -340,9 +341,7 @@ impl Position {
             .flatten()
             .filter(|&&s| s != NO_SQUARE)
             .count();
-        men == listed
-            && self.hash == self.compute_hash()
-            && (self.pawn_files, self.pawn_key) == self.compute_pawn_files()
+        men == listed && self.hash == self.compute_hash() && (self.pawn_files, self.pawn_key) == self.compute_pawn_files()
     }
 }
 

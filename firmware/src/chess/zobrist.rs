@@ -88,10 +88,7 @@ pub fn piece_key(code: u8, sq: Square) -> u32 {
 #[inline(never)]
 pub fn move_key(code: u8, from: Square, to: Square) -> u32 {
     let c = (code & 0x0F).wrapping_sub(1) & 15;
-    permuted(
-        c,
-        SQUARE_KEYS.get(to_index64(from) as usize) ^ SQUARE_KEYS.get(to_index64(to) as usize),
-    )
+    permuted(c, SQUARE_KEYS.get(to_index64(from) as usize) ^ SQUARE_KEYS.get(to_index64(to) as usize))
 }
 
 /// The bytes of `k` permuted by piece `c` (code - 1); one copy for both
@@ -148,8 +145,7 @@ mod tests {
         let mut all: [u32; 768 + 8] = [0; 776];
         for code in 1..=12u8 {
             for i in 0..64u8 {
-                all[(code as usize - 1) * 64 + i as usize] =
-                    piece_key(code, super::super::square::from_index64(i));
+                all[(code as usize - 1) * 64 + i as usize] = piece_key(code, super::super::square::from_index64(i));
             }
         }
         all[768..].copy_from_slice(EP_KEYS.as_slice());
@@ -164,14 +160,8 @@ mod tests {
         for code in 1..=12u8 {
             for a in 0..64u8 {
                 for b in [0u8, 7, 27, 36, 63] {
-                    let (a, b) = (
-                        super::super::square::from_index64(a),
-                        super::super::square::from_index64(b),
-                    );
-                    assert_eq!(
-                        move_key(code | 0x10, a, b),
-                        piece_key(code, a) ^ piece_key(code, b)
-                    );
+                    let (a, b) = (super::super::square::from_index64(a), super::super::square::from_index64(b));
+                    assert_eq!(move_key(code | 0x10, a, b), piece_key(code, a) ^ piece_key(code, b));
                 }
             }
         }

@@ -102,11 +102,7 @@ crate::progmem! {
 #[cfg_attr(target_arch = "avr", optimize(speed))]
 pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
     // Enemy codes are first..first + 5.
-    let first = if us == Color::White {
-        PAWN + BLACK_OFFSET
-    } else {
-        PAWN
-    };
+    let first = if us == Color::White { PAWN + BLACK_OFFSET } else { PAWN };
     let own = if us == Color::White { 0 } else { BLACK_OFFSET };
     let mut v = 0u16;
     let mut classes = 0u8;
@@ -123,11 +119,7 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
         };
         match kind {
             PAWN => {
-                let ahead = if us == Color::White {
-                    from.wrapping_add(16)
-                } else {
-                    from.wrapping_sub(16)
-                };
+                let ahead = if us == Color::White { from.wrapping_add(16) } else { from.wrapping_sub(16) };
                 hit(ahead.wrapping_sub(1));
                 hit(ahead.wrapping_add(1));
             }
@@ -256,17 +248,11 @@ impl Picker {
         let mut keep = 0xFFFEu16;
         if floor >= VALUE.get(PAWN as usize) && !mating {
             let them = pos.piece_list(pos.side_to_move().other());
-            let offset = if pos.side_to_move() == Color::White {
-                BLACK_OFFSET
-            } else {
-                0
-            };
+            let offset = if pos.side_to_move() == Color::White { BLACK_OFFSET } else { 0 };
             keep = 0;
             let mut bit = 1u16;
             for &sq in them.iter() {
-                if sq != NO_SQUARE
-                    && VALUE.get(pos.code_on(sq).wrapping_sub(offset) as usize & 7) > floor
-                {
+                if sq != NO_SQUARE && VALUE.get(pos.code_on(sq).wrapping_sub(offset) as usize & 7) > floor {
                     keep |= bit;
                 }
                 bit <<= 1;
@@ -451,8 +437,7 @@ impl Picker {
                 None => {
                     self.cursor += 1;
                     if idx == 0 {
-                        self.gen = self
-                            .carry_restriction(MoveGen::for_slot(self.hang[1]).without_captures());
+                        self.gen = self.carry_restriction(MoveGen::for_slot(self.hang[1]).without_captures());
                     }
                 }
                 Some(m) => {
@@ -672,11 +657,7 @@ impl Picker {
         let us = pos.side_to_move();
         let pawn = make_piece(us, PAWN);
         while self.cursor < 2 {
-            let side: u8 = if self.cursor == 0 {
-                1
-            } else {
-                0u8.wrapping_sub(1)
-            };
+            let side: u8 = if self.cursor == 0 { 1 } else { 0u8.wrapping_sub(1) };
             self.cursor += 1;
             let base = match us {
                 Color::White => ep.wrapping_sub(16),

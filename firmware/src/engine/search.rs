@@ -562,11 +562,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 } else {
                     ROOT_TOLERANCE
                 };
-                let raised = if v.abs() < MATE_BOUND {
-                    v + tolerance
-                } else {
-                    v
-                };
+                let raised = if v.abs() < MATE_BOUND { v + tolerance } else { v };
                 if fail_high {
                     // Accepted without re-search (CP1); null windows at the
                     // new bound check the other moves cheaply.
@@ -628,11 +624,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// Does `m` (not yet made) push a pawn to the 7th rank?
     #[inline(never)]
     fn pawn_to_seventh(&self, m: Move) -> bool {
-        let seventh = if self.pos.side_to_move() == Color::White {
-            6
-        } else {
-            1
-        };
+        let seventh = if self.pos.side_to_move() == Color::White { 6 } else { 1 };
         kind_of(self.pos.piece_at(m.from())) == PAWN && rank_of(m.to()) == seventh
     }
 
@@ -653,11 +645,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             }
         } else if kind_of(self.pos.piece_at(to)) == PAWN {
             let r = rank_of(to);
-            let rr = if self.pos.side_to_move() == Color::Black {
-                r
-            } else {
-                7 - r
-            };
+            let rr = if self.pos.side_to_move() == Color::Black { r } else { 7 - r };
             if rr >= 5 {
                 f |= PREV_THREAT;
             }
@@ -739,14 +727,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             && beta.abs() < MATE_BOUND
         {
             let undo = self.pos.make_null_move();
-            let v = -self.search(
-                ply + 1,
-                depth - 4,
-                -beta,
-                -beta + 1,
-                false,
-                NULL_LINE | PREV_NULL,
-            );
+            let v = -self.search(ply + 1, depth - 4, -beta, -beta + 1, false, NULL_LINE | PREV_NULL);
             self.pos.unmake_null_move(&undo);
             if self.e.stopped {
                 return Some(0);
@@ -767,15 +748,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// goes to the ply array. Some(score) = the node is done. Kept apart so
     /// that its temporaries are not part of the recursive frame.
     #[inline(never)]
-    fn enter(
-        &mut self,
-        ply: u8,
-        depth: i8,
-        alpha: i16,
-        beta: i16,
-        in_check: bool,
-        flags: u8,
-    ) -> Option<i16> {
+    fn enter(&mut self, ply: u8, depth: i8, alpha: i16, beta: i16, in_check: bool, flags: u8) -> Option<i16> {
         if self.tick() {
             return Some(0);
         }
@@ -850,15 +823,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         None
     }
 
-    fn search(
-        &mut self,
-        ply: u8,
-        depth: i8,
-        alpha: i16,
-        beta: i16,
-        in_check: bool,
-        flags: u8,
-    ) -> i16 {
+    fn search(&mut self, ply: u8, depth: i8, alpha: i16, beta: i16, in_check: bool, flags: u8) -> i16 {
         if depth <= 0 {
             // Quiet checks for either side to move. The root side's alone
             // solve as much of WAC (the defender's cost quiescence nodes),
@@ -998,11 +963,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         }
         let n = &self.e.plies[p];
         if n.legal == 0 {
-            return if n.flags & N_IN_CHECK != 0 {
-                -MATE + ply as i16
-            } else {
-                DRAW
-            };
+            return if n.flags & N_IN_CHECK != 0 { -MATE + ply as i16 } else { DRAW };
         }
         n.best
     }
@@ -1075,11 +1036,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             best = stand;
             let picker = &mut self.e.plies[p].picker;
             picker.reset(Move::NONE, false, true);
-            picker.prune_victims(
-                self.pos,
-                alpha.saturating_sub(stand).saturating_sub(DELTA),
-                alpha > MATE_BOUND,
-            );
+            picker.prune_victims(self.pos, alpha.saturating_sub(stand).saturating_sub(DELTA), alpha > MATE_BOUND);
             if mode & Q_CHECKS != 0 {
                 // Quiet checks after the captures, however far below alpha
                 // the standing pat is: they are searched for mates.

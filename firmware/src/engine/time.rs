@@ -93,13 +93,7 @@ impl SearchLimits {
     }
 
     /// Tournament clock (`movestogo` 0 = sudden death).
-    pub const fn clock(
-        wtime: u32,
-        btime: u32,
-        winc: u32,
-        binc: u32,
-        movestogo: u8,
-    ) -> SearchLimits {
+    pub const fn clock(wtime: u32, btime: u32, winc: u32, binc: u32, movestogo: u8) -> SearchLimits {
         let mut l = SearchLimits::new();
         l.wtime_ms = wtime;
         l.btime_ms = btime;

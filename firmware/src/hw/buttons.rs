@@ -10,10 +10,7 @@ const PINS: Gpio = Gpio::of(board::BUTTON_PORT);
 const _: () = {
     let mut i = 0;
     while i < 4 {
-        assert!(
-            board::BUTTON_PINS[i].port as u8 == board::BUTTON_PORT as u8,
-            "buttons must share a port"
-        );
+        assert!(board::BUTTON_PINS[i].port as u8 == board::BUTTON_PORT as u8, "buttons must share a port");
         i += 1;
     }
 };

@@ -90,9 +90,7 @@ pub fn silence() {
     // valid in CTC mode) so the output latch is low too: then the pin cannot
     // glitch high when a tone reconnects it, and models that keep showing
     // the latch after disconnection see the pin low.
-    if Gpio::of(board::BUZZER.port).pins() & board::BUZZER.mask() != 0
-        && t.tccr1a().read().bits() == TCCR1A_TOGGLE
-    {
+    if Gpio::of(board::BUZZER.port).pins() & board::BUZZER.mask() != 0 && t.tccr1a().read().bits() == TCCR1A_TOGGLE {
         t.tccr1c().write(|w| unsafe { w.bits(FOC1A) });
     }
     t.tccr1a().write(|w| unsafe { w.bits(TCCR1A_OFF) });

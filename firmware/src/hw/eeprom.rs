@@ -55,13 +55,7 @@ pub fn write_byte(addr: u16, value: u8) {
     interrupt::free(|_| {
         // SAFETY: EECR is I/O address 0x1F; EEMPE (bit 2) then EEPE (bit 1)
         // two cycles later, with interrupts off, as the datasheet requires.
-        unsafe {
-            core::arch::asm!(
-                "sbi 0x1f, 2",
-                "sbi 0x1f, 1",
-                options(nostack, preserves_flags)
-            )
-        };
+        unsafe { core::arch::asm!("sbi 0x1f, 2", "sbi 0x1f, 1", options(nostack, preserves_flags)) };
     });
 }
 

@@ -15,10 +15,7 @@ const CYCLES: u32 = CPU_HZ / 1000 * FAST_TASK_MS;
 const WHOLE: u8 = (CYCLES / PRESCALE) as u8; // 195
 /// Long periods (WHOLE + 1 counts) per 16 ticks.
 const LONG_PER_16: u8 = ((CYCLES % PRESCALE) * 16 / PRESCALE) as u8; // 5
-const _: () = assert!(
-    ((CYCLES % PRESCALE) * 16).is_multiple_of(PRESCALE),
-    "fast task period must be exact in 1/16ths"
-);
+const _: () = assert!(((CYCLES % PRESCALE) * 16).is_multiple_of(PRESCALE), "fast task period must be exact in 1/16ths");
 
 /// Fast-task ticks since boot.
 static TICKS: Mutex<Cell<u32>> = Mutex::new(Cell::new(0));
@@ -53,8 +50,7 @@ fn TIMER0_COMPA() {
         let long = (phase * LONG_PER_16) % 16 < LONG_PER_16;
         // SAFETY: TC0 is only touched here after start(); any OCR0A is valid.
         let tc0 = unsafe { &*TC0::ptr() };
-        tc0.ocr0a()
-            .write(|w| unsafe { w.bits(if long { WHOLE } else { WHOLE - 1 }) });
+        tc0.ocr0a().write(|w| unsafe { w.bits(if long { WHOLE } else { WHOLE - 1 }) });
     });
     // The I/O work of the fast task: a few hundred cycles at most.
     super::buttons::scan();

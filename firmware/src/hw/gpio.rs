@@ -18,9 +18,7 @@ pub struct Gpio {
 
 impl Gpio {
     pub const fn of(port: Port) -> Gpio {
-        Gpio {
-            base: 0x20 + 3 * port.index(),
-        }
+        Gpio { base: 0x20 + 3 * port.index() }
     }
 
     /// Pin levels (PINx).

@@ -35,10 +35,8 @@ const RW: u8 = board::LCD_RW.mask();
 const E: u8 = board::LCD_E.mask();
 const BACKLIGHT: u8 = board::LCD_BACKLIGHT.mask();
 const SHIFT: u8 = board::LCD_DATA_SHIFT;
-const DATA: u8 = board::LCD_DATA[0].mask()
-    | board::LCD_DATA[1].mask()
-    | board::LCD_DATA[2].mask()
-    | board::LCD_DATA[3].mask();
+const DATA: u8 =
+    board::LCD_DATA[0].mask() | board::LCD_DATA[1].mask() | board::LCD_DATA[2].mask() | board::LCD_DATA[3].mask();
 /// D7 within a nibble read back (the busy flag in the high nibble).
 const BF: u8 = board::LCD_DATA[3].mask() >> SHIFT;
 
@@ -48,14 +46,8 @@ const _: () = {
     assert!(board::LCD_E.port as u8 == p && board::LCD_BACKLIGHT.port as u8 == p);
     let mut i = 0;
     while i < 4 {
-        assert!(
-            board::LCD_DATA[i].port as u8 == p,
-            "D4..D7 must share the LCD port"
-        );
-        assert!(
-            board::LCD_DATA[i].bit == SHIFT + i as u8,
-            "D4..D7 must be consecutive bits"
-        );
+        assert!(board::LCD_DATA[i].port as u8 == p, "D4..D7 must share the LCD port");
+        assert!(board::LCD_DATA[i].bit == SHIFT + i as u8, "D4..D7 must be consecutive bits");
         i += 1;
     }
     assert!(DATA == 0x0F << SHIFT);
@@ -72,10 +64,7 @@ const T_AS: u32 = cycles(60);
 const T_EH: u32 = cycles(450);
 /// NOPs with E low before anything else may pulse it (tcycE 1000 ns).
 const T_EL: u32 = cycles(1000 - 450);
-const _: () = assert!(
-    T_EH >= cycles(360),
-    "E must stay high past tDDR before sampling"
-);
+const _: () = assert!(T_EH >= cycles(360), "E must stay high past tDDR before sampling");
 
 /// Busy-flag polls before giving up: each poll is two full E cycles
 /// (>= 2 * (T_EH + T_EL) cycles), so this is well over 4 ms, more than the
@@ -120,11 +109,7 @@ impl Lcd {
     /// Takes about 60 ms; call it before interrupts are enabled or not, as
     /// it only busy-waits.
     pub fn init() -> Lcd {
-        let mut lcd = Lcd {
-            use_busy_flag: true,
-            last_slow: false,
-            cursor: None,
-        };
+        let mut lcd = Lcd { use_busy_flag: true, last_slow: false, cursor: None };
         BUS.out_clear(RS | RW | E | DATA);
         BUS.set_ddr(BUS.ddr() | RS | RW | E | BACKLIGHT | DATA);
         BUS.out_set(BACKLIGHT);

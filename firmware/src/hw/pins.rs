@@ -7,10 +7,7 @@ use firmware::board::{self, Port};
 const fn outputs(port: Port) -> u8 {
     let mut m = 0;
     if board::LCD_PORT as u8 == port as u8 {
-        m |= board::LCD_RS.mask()
-            | board::LCD_RW.mask()
-            | board::LCD_E.mask()
-            | board::LCD_BACKLIGHT.mask();
+        m |= board::LCD_RS.mask() | board::LCD_RW.mask() | board::LCD_E.mask() | board::LCD_BACKLIGHT.mask();
         m |= 0x0F << board::LCD_DATA_SHIFT;
     }
     if board::BUZZER.port as u8 == port as u8 {
@@ -59,28 +56,12 @@ fn disable_jtag() {
 pub fn init(dp: &Peripherals) {
     disable_jtag();
     // SAFETY (all writes): any bit pattern is a valid DDR/PORT value.
-    dp.PORTA
-        .ddra()
-        .write(|w| unsafe { w.bits(outputs(Port::A)) });
-    dp.PORTA
-        .porta()
-        .write(|w| unsafe { w.bits(pull_ups(Port::A)) });
-    dp.PORTB
-        .ddrb()
-        .write(|w| unsafe { w.bits(outputs(Port::B)) });
-    dp.PORTB
-        .portb()
-        .write(|w| unsafe { w.bits(pull_ups(Port::B)) });
-    dp.PORTC
-        .ddrc()
-        .write(|w| unsafe { w.bits(outputs(Port::C)) });
-    dp.PORTC
-        .portc()
-        .write(|w| unsafe { w.bits(pull_ups(Port::C) | board::LCD_BACKLIGHT.mask()) });
-    dp.PORTD
-        .ddrd()
-        .write(|w| unsafe { w.bits(outputs(Port::D)) });
-    dp.PORTD
-        .portd()
-        .write(|w| unsafe { w.bits(pull_ups(Port::D)) });
+    dp.PORTA.ddra().write(|w| unsafe { w.bits(outputs(Port::A)) });
+    dp.PORTA.porta().write(|w| unsafe { w.bits(pull_ups(Port::A)) });
+    dp.PORTB.ddrb().write(|w| unsafe { w.bits(outputs(Port::B)) });
+    dp.PORTB.portb().write(|w| unsafe { w.bits(pull_ups(Port::B)) });
+    dp.PORTC.ddrc().write(|w| unsafe { w.bits(outputs(Port::C)) });
+    dp.PORTC.portc().write(|w| unsafe { w.bits(pull_ups(Port::C) | board::LCD_BACKLIGHT.mask()) });
+    dp.PORTD.ddrd().write(|w| unsafe { w.bits(outputs(Port::D)) });
+    dp.PORTD.portd().write(|w| unsafe { w.bits(pull_ups(Port::D)) });
 }

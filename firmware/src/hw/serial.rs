@@ -23,10 +23,7 @@ use firmware::ring::Ring;
 const UBRR: u16 = ((CPU_HZ + 4 * SERIAL_BAUD) / (8 * SERIAL_BAUD) - 1) as u16;
 const ACTUAL_BAUD: u32 = CPU_HZ / (8 * (UBRR as u32 + 1));
 const _: () = assert!(UBRR == 25, "38400 baud at 8 MHz is UBRR0 = 25 with U2X0");
-const _: () = assert!(
-    ACTUAL_BAUD.abs_diff(SERIAL_BAUD) * 100 < SERIAL_BAUD,
-    "baud error over 1%"
-);
+const _: () = assert!(ACTUAL_BAUD.abs_diff(SERIAL_BAUD) * 100 < SERIAL_BAUD, "baud error over 1%");
 
 // UCSR0A
 const UDRE0: u8 = 1 << 5;
@@ -61,8 +58,7 @@ pub fn init(dp: &Peripherals) {
     u.ubrr0().write(|w| unsafe { w.bits(UBRR) });
     u.ucsr0a().write(|w| unsafe { w.bits(U2X0) });
     u.ucsr0c().write(|w| unsafe { w.bits(MODE_8N1) });
-    u.ucsr0b()
-        .write(|w| unsafe { w.bits(RXCIE0 | RXEN0 | TXEN0) });
+    u.ucsr0b().write(|w| unsafe { w.bits(RXCIE0 | RXEN0 | TXEN0) });
 }
 
 /// The next received byte (`line::LOST` marks damaged or dropped input).
@@ -89,9 +85,7 @@ pub fn write_byte(b: u8) {
             let ok = TX.with(|tx| tx.push(b));
             if ok {
                 // SAFETY: RMW of UCSR0B with interrupts off.
-                usart()
-                    .ucsr0b()
-                    .modify(|r, w| unsafe { w.bits(r.bits() | UDRIE0) });
+                usart().ucsr0b().modify(|r, w| unsafe { w.bits(r.bits() | UDRIE0) });
             }
             ok
         });
@@ -169,8 +163,7 @@ fn USART0_UDRE() {
         }
         // SAFETY: RMW of UCSR0B inside the handler (interrupts off).
         None => {
-            u.ucsr0b()
-                .modify(|r, w| unsafe { w.bits(r.bits() & !UDRIE0) });
+            u.ucsr0b().modify(|r, w| unsafe { w.bits(r.bits() & !UDRIE0) });
         }
     }
 }

@@ -18,9 +18,7 @@ use super::verify::PIECE_CHARS;
 use super::{pressed, updown, wrap, Out, Screen, Setup, Ui};
 use crate::board::Button;
 use crate::chess::piece::Color;
-use crate::chess::{
-    Writer, BLACK_KINGSIDE, BLACK_QUEENSIDE, FEN_MAX_LEN, WHITE_KINGSIDE, WHITE_QUEENSIDE,
-};
+use crate::chess::{Writer, FEN_MAX_LEN, WHITE_KINGSIDE, WHITE_QUEENSIDE, BLACK_KINGSIDE, BLACK_QUEENSIDE};
 use crate::display::Display;
 use crate::flash_str;
 use crate::game::{code_at, Game};
@@ -57,19 +55,10 @@ impl Setup {
     fn possible_castling(&self) -> u8 {
         let mut r = 0;
         if self.get(4) == 6 {
-            r |= if self.get(7) == 4 { WHITE_KINGSIDE } else { 0 }
-                | if self.get(0) == 4 { WHITE_QUEENSIDE } else { 0 };
+            r |= if self.get(7) == 4 { WHITE_KINGSIDE } else { 0 } | if self.get(0) == 4 { WHITE_QUEENSIDE } else { 0 };
         }
         if self.get(60) == 12 {
-            r |= if self.get(63) == 10 {
-                BLACK_KINGSIDE
-            } else {
-                0
-            } | if self.get(56) == 10 {
-                BLACK_QUEENSIDE
-            } else {
-                0
-            };
+            r |= if self.get(63) == 10 { BLACK_KINGSIDE } else { 0 } | if self.get(56) == 10 { BLACK_QUEENSIDE } else { 0 };
         }
         r
     }

@@ -13,8 +13,8 @@ use super::text::{self, put, Line, Msg};
 use super::{pressed, updown, wrap, Out, Request, Screen, Ui};
 use crate::board::Button;
 use crate::display::Display;
-use crate::engine::LEVEL_SECONDS;
 use crate::flash_str;
+use crate::engine::LEVEL_SECONDS;
 use crate::game::{Game, Opponent, TimeControl, LEVELS, LEVEL_TOURNAMENT};
 use crate::keys::KeyEvent;
 use crate::tones::Sound;
@@ -171,15 +171,7 @@ impl Ui {
         d.set_cursor(1, 0);
         match self.menu {
             2 => level_text(d, game.level, &game.tc),
-            3 => text::row(
-                d,
-                1,
-                if game.guess {
-                    Line::GuessOn
-                } else {
-                    Line::GuessOff
-                },
-            ),
+            3 => text::row(d, 1, if game.guess { Line::GuessOn } else { Line::GuessOff }),
             4 => {
                 put(d, flash_str!(b"Take back: "));
                 d.put_u32(game.takebacks() as u32, 0, b' ');

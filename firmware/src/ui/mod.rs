@@ -105,21 +105,12 @@ pub struct Out {
 }
 
 impl Out {
-    pub const NONE: Out = Out {
-        sound: None,
-        req: Request::None,
-    };
+    pub const NONE: Out = Out { sound: None, req: Request::None };
     pub const fn sound(s: Sound) -> Out {
-        Out {
-            sound: Some(s),
-            req: Request::None,
-        }
+        Out { sound: Some(s), req: Request::None }
     }
     pub const fn req(r: Request) -> Out {
-        Out {
-            sound: None,
-            req: r,
-        }
+        Out { sound: None, req: r }
     }
 }
 
@@ -204,20 +195,8 @@ impl Ui {
             hint_wanted: false,
             ponder: Move::NONE,
             book: false,
-            think: ThinkInfo {
-                depth: 0,
-                score: Score::Cp(0),
-                best: Move::NONE,
-                start_ms: 0,
-                now_ms: 0,
-            },
-            setup: Setup {
-                board: [0; 32],
-                white_to_move: true,
-                castling: 0,
-                square: 0,
-                piece: 0,
-            },
+            think: ThinkInfo { depth: 0, score: Score::Cp(0), best: Move::NONE, start_ms: 0, now_ms: 0 },
+            setup: Setup { board: [0; 32], white_to_move: true, castling: 0, square: 0, piece: 0 },
             now: 0,
             turn_start: 0,
             ponder_hit_at: None,

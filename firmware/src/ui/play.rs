@@ -87,11 +87,7 @@ impl Ui {
                 // (a hint's destination is kept).
                 self.entry[2] = self.entry[0];
                 let r = self.entry[1];
-                self.entry[3] = if self.user_white {
-                    (r + 1).min(7)
-                } else {
-                    r.saturating_sub(1)
-                };
+                self.entry[3] = if self.user_white { (r + 1).min(7) } else { r.saturating_sub(1) };
             }
             self.field += 1;
         }
@@ -108,11 +104,7 @@ impl Ui {
     fn try_move(&mut self, game: &mut Game, with_promo: bool) -> Out {
         let from = square(self.entry[0], self.entry[1]);
         let to = square(self.entry[2], self.entry[3]);
-        let promo = if with_promo {
-            PROMO_KINDS.get(self.entry[4] as usize)
-        } else {
-            0
-        };
+        let promo = if with_promo { PROMO_KINDS.get(self.entry[4] as usize) } else { 0 };
         if game.computer.plays(game.pos.side_to_move()) {
             self.field = 0;
             self.show(Msg::NotYourMove);
@@ -161,10 +153,7 @@ impl Ui {
             self.ponder_hit_at = Some(self.now);
             self.busy = Busy::Play;
             self.start_think(Busy::Play, self.now);
-            return Out {
-                sound: Some(Sound::MoveMade),
-                req: Request::PonderHit,
-            };
+            return Out { sound: Some(Sound::MoveMade), req: Request::PonderHit };
         }
         self.edit_entry(ev);
         Out::NONE
@@ -297,11 +286,7 @@ impl Ui {
         // Fields not reached yet show as dots: "e...", "e2..", "e2e.".
         for f in 0..4u8 {
             let base = if f & 1 == 0 { b'a' } else { b'1' };
-            d.put_char(if f <= self.field {
-                base + self.entry[f as usize]
-            } else {
-                b'.'
-            });
+            d.put_char(if f <= self.field { base + self.entry[f as usize] } else { b'.' });
         }
         if self.field == 4 {
             d.put_char(PROMO_CHARS.get(self.entry[4] as usize));

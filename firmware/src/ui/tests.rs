@@ -102,11 +102,7 @@ impl Rig {
         let mut game = Box::new(Game::zeroed());
         game.init();
         game.level = 0;
-        let mut r = Rig {
-            app: Box::new(App::new()),
-            game,
-            sim: Sim::new(),
-        };
+        let mut r = Rig { app: Box::new(App::new()), game, sim: Sim::new() };
         r.app.start(&mut r.game, &mut r.sim);
         r
     }
@@ -401,10 +397,7 @@ fn keys_during_a_search_move_now_and_pondering_converts_on_a_hit() {
     // MENU while thinking: move now (the UI without the game).
     let mut ui = crate::ui::Ui::new();
     ui.start_think(crate::ui::Busy::Play, 0);
-    let ev = KeyEvent {
-        key: Button::Menu,
-        kind: KeyKind::Press,
-    };
+    let ev = KeyEvent { key: Button::Menu, kind: KeyKind::Press };
     assert_eq!(ui.key(ev, 5, None).req, crate::ui::Request::MoveNow);
     // Pondering on e7e5: typing goes on, the guess is a hit.
     let mut game = Game::default();
@@ -413,20 +406,14 @@ fn keys_during_a_search_move_now_and_pondering_converts_on_a_hit() {
     let mut ui = crate::ui::Ui::new();
     ui.reset(&game);
     ui.start_ponder(guess);
-    let k = |b| KeyEvent {
-        key: b,
-        kind: KeyKind::Press,
-    };
+    let k = |b| KeyEvent { key: b, kind: KeyKind::Press };
     assert_eq!(ui.entry[1], 6, "Black's entry starts on rank 7");
     // e7, then e6 by default; DOWN makes it e5.
     for b in [Button::Enter, Button::Enter, Button::Enter, Button::Down] {
         assert_eq!(ui.key(k(b), 10, None).req, crate::ui::Request::None);
     }
     assert_eq!(&ui.entry[..4], &[4, 6, 4, 4]);
-    assert_eq!(
-        ui.key(k(Button::Enter), 12, None).req,
-        crate::ui::Request::PonderHit
-    );
+    assert_eq!(ui.key(k(Button::Enter), 12, None).req, crate::ui::Request::PonderHit);
     assert_eq!(ui.screen(), Screen::Think);
     // A miss interrupts (the driver takes the guess back and redelivers).
     let mut ui = crate::ui::Ui::new();
@@ -435,15 +422,8 @@ fn keys_during_a_search_move_now_and_pondering_converts_on_a_hit() {
     for _ in 0..3 {
         ui.key(k(Button::Enter), 1, None);
     }
-    assert_eq!(
-        ui.key(k(Button::Enter), 1, None).req,
-        crate::ui::Request::Interrupt
-    );
-    assert_eq!(
-        ui.key(k(Button::Menu), 1, None).req,
-        crate::ui::Request::None,
-        "MENU goes back a field"
-    );
+    assert_eq!(ui.key(k(Button::Enter), 1, None).req, crate::ui::Request::Interrupt);
+    assert_eq!(ui.key(k(Button::Menu), 1, None).req, crate::ui::Request::None, "MENU goes back a field");
 }
 
 #[test]
@@ -457,13 +437,7 @@ fn guess_ponders_and_a_hit_becomes_the_computer_move() {
     // gives the queen away, so every iteration keeps one best move and
     // its main line has the reply to ponder on.
     let at = r.sim.now + 20_000;
-    r.sim.later.push_back((
-        at,
-        KeyEvent {
-            key: Button::Menu,
-            kind: KeyKind::Long,
-        },
-    ));
+    r.sim.later.push_back((at, KeyEvent { key: Button::Menu, kind: KeyKind::Long }));
     r.enter_move("d1g4");
     assert!(r.sim.now >= at, "the ponder search ran until the key");
     assert_eq!(r.game.pos.side_to_move(), crate::chess::Color::White);
@@ -476,10 +450,7 @@ fn guess_ponders_and_a_hit_becomes_the_computer_move() {
 fn serial_protocol() {
     let mut r = Rig::new();
     assert_eq!(r.serial("ping"), "pong\n");
-    assert_eq!(
-        r.serial("perft 3"),
-        format!("perft 3 {}\n", Position::start().perft(3))
-    );
+    assert_eq!(r.serial("perft 3"), format!("perft 3 {}\n", Position::start().perft(3)));
     assert_eq!(r.serial("fen?"), format!("fen {START_FEN}\n"));
     let kiwi = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     assert_eq!(r.serial(&format!("fen {kiwi}")), "ok\n");
@@ -489,10 +460,7 @@ fn serial_protocol() {
     assert_eq!(r.serial("fen 8/8/8 w - -"), "error bad fen\n");
     assert_eq!(r.serial("fen?"), format!("fen {kiwi}\n"));
     assert_eq!(r.serial("moves e2e4"), "error illegal move e2e4\n");
-    assert_eq!(
-        r.serial("moves e1g1 a8b8 g1h1 zz"),
-        "error illegal move zz\n"
-    );
+    assert_eq!(r.serial("moves e1g1 a8b8 g1h1 zz"), "error illegal move zz\n");
     assert_eq!(r.serial("fen?"), format!("fen {kiwi}\n"));
     assert_eq!(r.serial("xyzzy"), "error unknown command\n");
     assert_eq!(r.serial("perft 9"), "error bad depth\n");
@@ -500,10 +468,7 @@ fn serial_protocol() {
     assert_eq!(r.serial(&"x".repeat(120)), "error line too long\n");
     r.sim.rx.extend(b"pi\x01ng\n");
     r.app.step(&mut r.game, &mut r.sim);
-    assert_eq!(
-        String::from_utf8(std::mem::take(&mut r.sim.tx)).unwrap(),
-        "error bad characters\n"
-    );
+    assert_eq!(String::from_utf8(std::mem::take(&mut r.sim.tx)).unwrap(), "error bad characters\n");
     assert_eq!(r.serial("new"), "ok\n");
     assert_eq!(r.serial("moves e2e4 e7e5 g1f3"), "ok\n");
     assert_eq!(r.serial("status?"), "status ongoing\n");
@@ -512,12 +477,7 @@ fn serial_protocol() {
     let best = out.lines().last().unwrap();
     assert!(out.lines().any(|l| l.starts_with("info depth 3 ")), "{out}");
     assert!(out.lines().all(|l| l.len() < 96));
-    let m = best
-        .strip_prefix("bestmove ")
-        .unwrap()
-        .split(' ')
-        .next()
-        .unwrap();
+    let m = best.strip_prefix("bestmove ").unwrap().split(' ').next().unwrap();
     assert!(r.game.pos.parse_coord(m.as_bytes()).is_ok(), "{out}");
     // Mate and stalemate.
     r.serial("fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
@@ -539,10 +499,7 @@ fn serial_stop_and_busy_during_a_search() {
     let out = String::from_utf8(std::mem::take(&mut r.sim.tx)).unwrap();
     assert!(out.contains("error busy\n"), "{out}");
     assert!(out.contains("pong\n"), "{out}");
-    assert!(
-        out.lines().last().unwrap().starts_with("bestmove "),
-        "{out}"
-    );
+    assert!(out.lines().last().unwrap().starts_with("bestmove "), "{out}");
 }
 
 #[test]
@@ -558,14 +515,7 @@ fn tournament_level_editor() {
     assert_eq!(r.row(1), " 40   10    0   ");
     r.keys("U E U U E U U U E"); // 50 moves, 20 min, +3 s
     assert_eq!(r.game.level, crate::game::LEVEL_TOURNAMENT);
-    assert_eq!(
-        r.game.tc,
-        crate::game::TimeControl {
-            moves: 50,
-            minutes: 20,
-            increment: 3
-        }
-    );
+    assert_eq!(r.game.tc, crate::game::TimeControl { moves: 50, minutes: 20, increment: 3 });
     assert_eq!(r.game.clock_ms, [1_200_000; 2]);
     r.press(Button::Menu);
     assert_eq!(&r.row(0)[11..], "20:00");

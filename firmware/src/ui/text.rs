@@ -196,10 +196,7 @@ mod tests {
         let mut d = Display::new();
         d.set_cursor(0, 0);
         f(&mut d);
-        String::from_utf8(d.row(0).to_vec())
-            .unwrap()
-            .trim_end()
-            .to_string()
+        String::from_utf8(d.row(0).to_vec()).unwrap().trim_end().to_string()
     }
 
     #[test]
@@ -223,18 +220,9 @@ mod tests {
 
     #[test]
     fn rows_are_the_enums() {
-        assert_eq!(
-            ROWS.as_slice()[Msg::NotYourMove as usize],
-            *b"Not your move   "
-        );
-        assert_eq!(
-            ROWS.as_slice()[Line::NewGame as usize],
-            *b"New game?       "
-        );
-        assert_eq!(
-            ROWS.as_slice()[Line::YourMove as usize],
-            *b"Your move:      "
-        );
+        assert_eq!(ROWS.as_slice()[Msg::NotYourMove as usize], *b"Not your move   ");
+        assert_eq!(ROWS.as_slice()[Line::NewGame as usize], *b"New game?       ");
+        assert_eq!(ROWS.as_slice()[Line::YourMove as usize], *b"Your move:      ");
         assert_eq!(Line::YourMove as usize + 1, ROWS.len());
     }
 }

@@ -20,13 +20,7 @@ impl Ui {
         self.busy = kind;
         self.screen = Screen::Think;
         self.msg = None;
-        self.think = ThinkInfo {
-            depth: 0,
-            score: Score::Cp(0),
-            best: Move::NONE,
-            start_ms: now,
-            now_ms: now,
-        };
+        self.think = ThinkInfo { depth: 0, score: Score::Cp(0), best: Move::NONE, start_ms: now, now_ms: now };
     }
 
     /// Progress from the engine.

@@ -8,11 +8,11 @@
 use super::{pressed, updown, Out, Screen, Ui};
 use crate::board::Button;
 use crate::chess::piece::{Color, BLACK_OFFSET};
-use crate::chess::square::from_index64;
 use crate::chess::square::square_name;
 use crate::display::Display;
 use crate::game::{code_at, Game};
 use crate::keys::KeyEvent;
+use crate::chess::square::from_index64;
 
 crate::progmem! {
     /// Letters of the piece codes 0..=12.
@@ -65,11 +65,7 @@ impl Ui {
 fn nth_man(game: &Game, color: Color, n: u8) -> Option<(u8, u8)> {
     let mut i = 0;
     for kind in (1..=6u8).rev() {
-        let code = if color == Color::White {
-            kind
-        } else {
-            kind + BLACK_OFFSET
-        };
+        let code = if color == Color::White { kind } else { kind + BLACK_OFFSET };
         for sq in 0..64 {
             if code_at(&game.pos, sq) == code {
                 if i == n {

@@ -26,20 +26,14 @@ pub fn run(runs: usize, depth: u8) -> Result {
         }
     }
     let elf_path = build(depth)?;
-    let elf =
-        std::fs::read(&elf_path).map_err(|e| format!("cannot read {}: {e}", elf_path.display()))?;
+    let elf = std::fs::read(&elf_path).map_err(|e| format!("cannot read {}: {e}", elf_path.display()))?;
 
-    println!(
-        "== bench emulator: perft({depth}) of the initial position, compiled with avr-gcc -Os"
-    );
+    println!("== bench emulator: perft({depth}) of the initial position, compiled with avr-gcc -Os");
     let (ours_stream, cycles) = ours_traced(&elf)?;
     let theirs_stream = simavr_traced(&elf_path)?;
     let result = decode_result(&ours_stream)?;
     if result != PERFT[depth as usize] {
-        return Err(format!(
-            "our run computed perft({depth}) = {result}, expected {}",
-            PERFT[depth as usize]
-        ));
+        return Err(format!("our run computed perft({depth}) = {result}, expected {}", PERFT[depth as usize]));
     }
     compare_streams(&ours_stream, &theirs_stream)?;
     let span = ours_stream.last().map(|w| w.0).unwrap_or(0) - ours_stream[0].0;
@@ -55,26 +49,10 @@ pub fn run(runs: usize, depth: u8) -> Result {
     }
     let (t_ours, t_simavr) = (median(ours_times), median(simavr_times));
     let mhz = |t: Duration| cycles as f64 / t.as_secs_f64() / 1e6;
-    println!(
-        "{:<12}{:>14}{:>16}",
-        "emulator", "median wall", "emulated MHz"
-    );
-    println!(
-        "{:<12}{:>12.1} ms{:>16.1}",
-        "simavr",
-        t_simavr.as_secs_f64() * 1e3,
-        mhz(t_simavr)
-    );
-    println!(
-        "{:<12}{:>12.1} ms{:>16.1}",
-        "ours",
-        t_ours.as_secs_f64() * 1e3,
-        mhz(t_ours)
-    );
-    println!(
-        "ratio ours/simavr: {:.2}x (median of {runs} runs each)",
-        mhz(t_ours) / mhz(t_simavr)
-    );
+    println!("{:<12}{:>14}{:>16}", "emulator", "median wall", "emulated MHz");
+    println!("{:<12}{:>12.1} ms{:>16.1}", "simavr", t_simavr.as_secs_f64() * 1e3, mhz(t_simavr));
+    println!("{:<12}{:>12.1} ms{:>16.1}", "ours", t_ours.as_secs_f64() * 1e3, mhz(t_ours));
+    println!("ratio ours/simavr: {:.2}x (median of {runs} runs each)", mhz(t_ours) / mhz(t_simavr));
     Ok(())
 }
 
@@ -84,13 +62,7 @@ fn build(depth: u8) -> Result<PathBuf> {
     let elf = dir.join(format!("perft{depth}.elf"));
     let src = root().join("xtask/bench/perft.c");
     let status = Command::new("avr-gcc")
-        .args([
-            "-mmcu=atmega644",
-            "-Os",
-            "-DAVR_BENCH",
-            &format!("-DPERFT_DEPTH={depth}"),
-            "-I/usr/include/simavr",
-        ])
+        .args(["-mmcu=atmega644", "-Os", "-DAVR_BENCH", &format!("-DPERFT_DEPTH={depth}"), "-I/usr/include/simavr"])
         // simavr expects its metadata section here (see emulator/tests/simavr_diff.rs).
         .arg("-Wl,--section-start=.mmcu=0x910000")
         .arg(&src)
@@ -106,84 +78,50 @@ fn build(depth: u8) -> Result<PathBuf> {
 
 /// (cycle, value) of every GPIOR0 write, and the cycles until SLEEP.
 fn ours_traced(elf: &[u8]) -> Result<(Vec<(u64, u8)>, u64)> {
-    let mut avr = Avr::new(Config {
-        clock_hz: CLOCK_HZ,
-        ..Config::default()
-    });
+    let mut avr = Avr::new(Config { clock_hz: CLOCK_HZ, ..Config::default() });
     avr.load_elf(elf).map_err(|e| e.to_string())?;
     avr.add_watchpoint(GPIOR0..=GPIOR0, WatchKind::Write);
     let mut writes = Vec::new();
     loop {
-        match avr.run(RunLimit::UntilSleep {
-            max_cycles: 2_000_000_000,
-        }) {
-            Stop::Watchpoint {
-                addr: GPIOR0,
-                kind: Access::Write,
-                ..
-            } => writes.push((avr.cycles(), avr.read_data(GPIOR0).unwrap_or(0))),
-            Stop::Sleeping {
-                interrupts_enabled: false,
-                ..
-            } => return Ok((writes, avr.cycles())),
-            other => {
-                return Err(format!(
-                    "the benchmark program stopped unexpectedly: {other:?}"
-                ))
-            }
+        match avr.run(RunLimit::UntilSleep { max_cycles: 2_000_000_000 }) {
+            Stop::Watchpoint { addr: GPIOR0, kind: Access::Write, .. } => writes.push((avr.cycles(), avr.read_data(GPIOR0).unwrap_or(0))),
+            Stop::Sleeping { interrupts_enabled: false, .. } => return Ok((writes, avr.cycles())),
+            other => return Err(format!("the benchmark program stopped unexpectedly: {other:?}")),
         }
     }
 }
 
 fn time_ours(elf: &[u8], expect_cycles: u64) -> Result<Duration> {
     let started = Instant::now();
-    let mut avr = Avr::new(Config {
-        clock_hz: CLOCK_HZ,
-        ..Config::default()
-    });
+    let mut avr = Avr::new(Config { clock_hz: CLOCK_HZ, ..Config::default() });
     avr.load_elf(elf).map_err(|e| e.to_string())?;
-    let stop = avr.run(RunLimit::UntilSleep {
-        max_cycles: 2_000_000_000,
-    });
+    let stop = avr.run(RunLimit::UntilSleep { max_cycles: 2_000_000_000 });
     let took = started.elapsed();
     if !matches!(stop, Stop::Sleeping { .. }) || avr.cycles() != expect_cycles {
-        return Err(format!(
-            "timed run differs from the traced one: {stop:?} after {} cycles",
-            avr.cycles()
-        ));
+        return Err(format!("timed run differs from the traced one: {stop:?} after {} cycles", avr.cycles()));
     }
     Ok(took)
 }
 
 fn simavr_cmd(elf: &Path) -> Command {
     let mut cmd = Command::new("simavr");
-    cmd.args(["-m", "atmega644", "-f", "8000000"])
-        .arg(elf)
-        .current_dir(elf.parent().unwrap_or(Path::new(".")));
+    cmd.args(["-m", "atmega644", "-f", "8000000"]).arg(elf).current_dir(elf.parent().unwrap_or(Path::new(".")));
     cmd
 }
 
 fn simavr_traced(elf: &Path) -> Result<Vec<(u64, u8)>> {
-    let out = simavr_cmd(elf)
-        .output()
-        .map_err(|e| format!("cannot run simavr: {e}"))?;
+    let out = simavr_cmd(elf).output().map_err(|e| format!("cannot run simavr: {e}"))?;
     if !out.status.success() {
-        return Err(format!(
-            "simavr failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
+        return Err(format!("simavr failed: {}", String::from_utf8_lossy(&out.stderr)));
     }
     let vcd_path = elf.parent().unwrap_or(Path::new(".")).join("trace.vcd");
-    let vcd = std::fs::read_to_string(&vcd_path)
-        .map_err(|e| format!("simavr wrote no {}: {e}", vcd_path.display()))?;
+    let vcd = std::fs::read_to_string(&vcd_path).map_err(|e| format!("simavr wrote no {}: {e}", vcd_path.display()))?;
     parse_vcd(&vcd)
 }
 
 fn time_simavr(elf: &Path) -> Result<Duration> {
     let started = Instant::now();
-    let out = simavr_cmd(elf)
-        .output()
-        .map_err(|e| format!("cannot run simavr: {e}"))?;
+    let out = simavr_cmd(elf).output().map_err(|e| format!("cannot run simavr: {e}"))?;
     let took = started.elapsed();
     if !out.status.success() {
         return Err("simavr failed during a timed run".into());
@@ -211,9 +149,7 @@ fn parse_vcd(vcd: &str) -> Result<Vec<(u64, u8)>> {
             };
             unit_ps = digits.parse::<u64>().unwrap_or(1) * scale;
         } else if let Some(t) = token.strip_prefix('#') {
-            time = t
-                .parse()
-                .map_err(|_| format!("bad VCD timestamp {token:?}"))?;
+            time = t.parse().map_err(|_| format!("bad VCD timestamp {token:?}"))?;
         } else if let Some(bits) = token.strip_prefix('b') {
             if let Ok(v) = u8::from_str_radix(bits, 2) {
                 let ps_per_cycle = 1_000_000_000_000 / CLOCK_HZ;
@@ -227,32 +163,20 @@ fn parse_vcd(vcd: &str) -> Result<Vec<(u64, u8)>> {
 /// The result: eight nibbles after the start mark.
 fn decode_result(stream: &[(u64, u8)]) -> Result<u64> {
     if stream.len() != 9 || stream[0].1 & 15 != 0xA {
-        return Err(format!(
-            "unexpected GPIOR0 stream of {} writes",
-            stream.len()
-        ));
+        return Err(format!("unexpected GPIOR0 stream of {} writes", stream.len()));
     }
-    Ok(stream[1..]
-        .iter()
-        .fold(0u64, |acc, &(_, v)| acc << 4 | (v & 15) as u64))
+    Ok(stream[1..].iter().fold(0u64, |acc, &(_, v)| acc << 4 | (v & 15) as u64))
 }
 
 fn compare_streams(ours: &[(u64, u8)], theirs: &[(u64, u8)]) -> Result {
     let values = |w: &[(u64, u8)]| w.iter().map(|&(_, v)| v).collect::<Vec<_>>();
     if values(ours) != values(theirs) {
-        return Err(format!(
-            "results differ: ours {:?}, simavr {:?}",
-            values(ours),
-            values(theirs)
-        ));
+        return Err(format!("results differ: ours {:?}, simavr {:?}", values(ours), values(theirs)));
     }
     for (i, (a, b)) in ours.windows(2).zip(theirs.windows(2)).enumerate() {
         let (da, db) = (a[1].0 - a[0].0, b[1].0 - b[0].0);
         if da != db {
-            return Err(format!(
-                "cycles between GPIOR0 writes {i} and {} differ: ours {da}, simavr {db}",
-                i + 1
-            ));
+            return Err(format!("cycles between GPIOR0 writes {i} and {} differ: ours {da}, simavr {db}", i + 1));
         }
     }
     Ok(())

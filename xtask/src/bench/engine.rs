@@ -88,13 +88,7 @@ fn limit_text(args: &Args) -> String {
 
 /// One position on a freshly booted board; the search (only) profiled into
 /// `profile` if given.
-fn search_one(
-    elf: &[u8],
-    fen: &str,
-    go: &str,
-    budget_ms: u64,
-    profile: Option<&mut PcProfile>,
-) -> Result<Search> {
+fn search_one(elf: &[u8], fen: &str, go: &str, budget_ms: u64, profile: Option<&mut PcProfile>) -> Result<Search> {
     let mut rig = Rig::new(elf)?;
     rig.boot()?;
     rig.ok(&format!("fen {fen}"))?;
@@ -105,13 +99,7 @@ fn search_one(
 }
 
 /// (a) on one ELF: every position, with progress.
-fn nps_run(
-    elf: &[u8],
-    positions: &[(String, String)],
-    args: &Args,
-    label: &str,
-    mut profile: Option<&mut PcProfile>,
-) -> Result<Vec<Row>> {
+fn nps_run(elf: &[u8], positions: &[(String, String)], args: &Args, label: &str, mut profile: Option<&mut PcProfile>) -> Result<Vec<Row>> {
     let go = limit_text(args);
     // Generous: fixed-depth searches have no time limit of their own.
     let budget = args.movetime.map_or(30 * 60_000, |ms| ms + 30_000);
@@ -119,8 +107,7 @@ fn nps_run(
     let wall = Instant::now();
     let tty = std::io::stderr().is_terminal();
     for (i, (fen, id)) in positions.iter().enumerate() {
-        let search = search_one(elf, fen, &go, budget, profile.as_deref_mut())
-            .map_err(|e| format!("{label}, position {} ({id}): {e}", i + 1))?;
+        let search = search_one(elf, fen, &go, budget, profile.as_deref_mut()).map_err(|e| format!("{label}, position {} ({id}): {e}", i + 1))?;
         let last = search.last();
         if tty {
             eprint!(
@@ -132,21 +119,10 @@ fn nps_run(
                 search.seconds()
             );
         }
-        rows.push(Row {
-            id: id.clone(),
-            search,
-        });
+        rows.push(Row { id: id.clone(), search });
     }
-    let pad = if tty {
-        format!("\r{:90}\r", "")
-    } else {
-        String::new()
-    };
-    eprintln!(
-        "{pad}  {label}: {} positions in {:.1} s real",
-        positions.len(),
-        wall.elapsed().as_secs_f64()
-    );
+    let pad = if tty { format!("\r{:90}\r", "") } else { String::new() };
+    eprintln!("{pad}  {label}: {} positions in {:.1} s real", positions.len(), wall.elapsed().as_secs_f64());
     Ok(rows)
 }
 
@@ -156,22 +132,17 @@ fn totals(rows: &[Row]) -> (u64, u64, f64, f64) {
     let nodes: u64 = rows.iter().map(|r| r.search.last().nodes).sum();
     let cycles: u64 = rows.iter().map(|r| r.search.cycles_to_last_info()).sum();
     let secs = cycles as f64 / crate::rig::CLOCK_HZ as f64;
-    let fw_secs: f64 = rows
-        .iter()
-        .map(|r| r.search.last().time_ms as f64 / 1000.0)
-        .sum();
+    let fw_secs: f64 = rows.iter().map(|r| r.search.last().time_ms as f64 / 1000.0).sum();
     (nodes, cycles, secs, fw_secs)
 }
 
 pub fn run(mut args: Args) -> Result {
     args.profile |= args.profile_lines.is_some();
     let fw = crate::firmware::build_and_report()?;
-    let elf =
-        std::fs::read(&fw.elf).map_err(|e| format!("cannot read {}: {e}", fw.elf.display()))?;
+    let elf = std::fs::read(&fw.elf).map_err(|e| format!("cannot read {}: {e}", fw.elf.display()))?;
     // The functions to charge, and the one of --profile-lines, checked before the long run.
     let functions = if args.profile {
-        let program = emulator::loader::elf::parse(&elf)
-            .map_err(|e| format!("cannot read the symbols of {}: {e}", fw.elf.display()))?;
+        let program = emulator::loader::elf::parse(&elf).map_err(|e| format!("cannot read the symbols of {}: {e}", fw.elf.display()))?;
         profile::functions(&program.symbols)
     } else {
         Vec::new()
@@ -179,18 +150,11 @@ pub fn run(mut args: Args) -> Result {
     if let Some(needle) = &args.profile_lines {
         profile::need_addr2line()?;
         if profile::matching(&functions, needle).is_empty() {
-            return Err(format!(
-                "--profile-lines: no function of {} has `{needle}` in its name",
-                fw.elf.display()
-            ));
+            return Err(format!("--profile-lines: no function of {} has `{needle}` in its name", fw.elf.display()));
         }
     }
-    let epd_path = args
-        .epd
-        .clone()
-        .unwrap_or_else(|| root().join("assets/bench_positions.epd"));
-    let text = std::fs::read_to_string(&epd_path)
-        .map_err(|e| format!("cannot read {}: {e}", epd_path.display()))?;
+    let epd_path = args.epd.clone().unwrap_or_else(|| root().join("assets/bench_positions.epd"));
+    let text = std::fs::read_to_string(&epd_path).map_err(|e| format!("cannot read {}: {e}", epd_path.display()))?;
     let positions = read_epd(&text);
     if positions.is_empty() {
         return Err(format!("no positions in {}", epd_path.display()));
@@ -207,10 +171,7 @@ pub fn run(mut args: Args) -> Result {
     );
     let mut pc_profile = args.profile.then(PcProfile::new);
     let rows = nps_run(&elf, &positions, &args, "this build", pc_profile.as_mut())?;
-    println!(
-        "  {:>2} {:<36}{:>6}{:>5}{:>9}{:>11}{:>10}{:>8}  best",
-        "#", "position", "depth", "sel", "nodes", "emulated s", "fw clock", "nps"
-    );
+    println!("  {:>2} {:<36}{:>6}{:>5}{:>9}{:>11}{:>10}{:>8}  best", "#", "position", "depth", "sel", "nodes", "emulated s", "fw clock", "nps");
     for (i, r) in rows.iter().enumerate() {
         let l = r.search.last();
         println!(
@@ -228,10 +189,7 @@ pub fn run(mut args: Args) -> Result {
     }
     let (nodes, cycles, secs, fw_secs) = totals(&rows);
     let nps = nodes as f64 / secs;
-    let mut per: Vec<f64> = rows
-        .iter()
-        .map(|r| r.search.last().nodes as f64 / r.search.seconds_to_last_info())
-        .collect();
+    let mut per: Vec<f64> = rows.iter().map(|r| r.search.last().nodes as f64 / r.search.seconds_to_last_info()).collect();
     per.sort_by(f64::total_cmp);
     println!("  total: {nodes} nodes in {secs:.3} s emulated ({cycles} cycles counted by the emulator at 8 MHz); firmware clock {fw_secs:.3} s");
     println!(
@@ -262,25 +220,13 @@ pub fn run(mut args: Args) -> Result {
     if args.deep > 0 {
         let deep = deep_positions(&positions, args.deep);
         println!();
-        println!(
-            "== bench engine: depth at {} s per move (go movetime {}), {} middlegame positions",
-            args.deep_ms / 1000,
-            args.deep_ms,
-            deep.len()
-        );
+        println!("== bench engine: depth at {} s per move (go movetime {}), {} middlegame positions", args.deep_ms / 1000, args.deep_ms, deep.len());
         let mut depths = Vec::new();
         for (n, &i) in deep.iter().enumerate() {
             let (fen, id) = &positions[i];
             let t = Instant::now();
             eprint!("  {}/{} {id} ... ", n + 1, deep.len());
-            let s = search_one(
-                &elf,
-                fen,
-                &format!("movetime {}", args.deep_ms),
-                args.deep_ms + 30_000,
-                None,
-            )
-            .map_err(|e| format!("position {} ({id}): {e}", i + 1))?;
+            let s = search_one(&elf, fen, &format!("movetime {}", args.deep_ms), args.deep_ms + 30_000, None).map_err(|e| format!("position {} ({id}): {e}", i + 1))?;
             eprintln!("{:.1} s real", t.elapsed().as_secs_f64());
             let l = s.last();
             println!(
@@ -308,68 +254,38 @@ pub fn run(mut args: Args) -> Result {
     let prev = previous_path();
     println!();
     match std::fs::read(&prev) {
-        Ok(old) if old == elf => println!(
-            "== bench engine: {} is this very build: nps ratio new/previous 1.000",
-            prev.display()
-        ),
+        Ok(old) if old == elf => println!("== bench engine: {} is this very build: nps ratio new/previous 1.000", prev.display()),
         Ok(old) => {
-            println!(
-                "== bench engine: the previous build ({}), {} on the same positions",
-                prev.display(),
-                limit_text(&args)
-            );
+            println!("== bench engine: the previous build ({}), {} on the same positions", prev.display(), limit_text(&args));
             let old_rows = nps_run(&old, &positions, &args, "previous build", None)?;
             let (o_nodes, _, o_secs, _) = totals(&old_rows);
             let o_nps = o_nodes as f64 / o_secs;
             println!("  previous: {o_nodes} nodes in {o_secs:.3} s emulated = {o_nps:.0} nps; this build {nps:.0} nps");
-            println!(
-                "  nps ratio new/previous: {:.3}; nodes new/previous: {:.3}",
-                nps / o_nps,
-                nodes as f64 / o_nodes as f64
-            );
+            println!("  nps ratio new/previous: {:.3}; nodes new/previous: {:.3}", nps / o_nps, nodes as f64 / o_nodes as f64);
         }
-        Err(_) => println!(
-            "== bench engine: no previous build at {} yet: the next run compares against this one",
-            prev.display()
-        ),
+        Err(_) => println!("== bench engine: no previous build at {} yet: the next run compares against this one", prev.display()),
     }
-    std::fs::create_dir_all(prev.parent().expect("a parent"))
-        .map_err(|e| format!("cannot create target/bench: {e}"))?;
+    std::fs::create_dir_all(prev.parent().expect("a parent")).map_err(|e| format!("cannot create target/bench: {e}"))?;
     std::fs::write(&prev, &elf).map_err(|e| format!("cannot write {}: {e}", prev.display()))?;
-    println!(
-        "== bench engine: done in {:.1} s real; this build saved as {}",
-        wall.elapsed().as_secs_f64(),
-        prev.display()
-    );
+    println!("== bench engine: done in {:.1} s real; this build saved as {}", wall.elapsed().as_secs_f64(), prev.display());
     Ok(())
 }
 
 /// The profile of (a): the costliest functions, and the source lines of the
 /// one --profile-lines names.
-fn print_profile(
-    pc_profile: &PcProfile,
-    functions: &[profile::Function],
-    rows: &[Row],
-    args: &Args,
-    elf: &std::path::Path,
-) -> Result {
+fn print_profile(pc_profile: &PcProfile, functions: &[profile::Function], rows: &[Row], args: &Args, elf: &std::path::Path) -> Result {
     // The profile charges every cycle from `go` to `bestmove`.
     let (nodes, _, _, _) = totals(rows);
     let cycles: u64 = rows.iter().map(|r| r.search.cycles()).sum();
     let profiled = pc_profile.total();
     if profiled != cycles {
-        return Err(format!(
-            "the profile holds {profiled} cycles but the searches took {cycles}"
-        ));
+        return Err(format!("the profile holds {profiled} cycles but the searches took {cycles}"));
     }
     let costs = profile::attribute(pc_profile, functions);
     println!();
     println!("== bench engine --profile: cycles per function, from each `go` sent to its `bestmove` received (calls: entries)");
     print!("{}", profile::table(&costs, PROFILE_TOP));
-    println!(
-        "  total: {cycles} cycles, {nodes} nodes, {:.0} cycles per node",
-        cycles as f64 / nodes.max(1) as f64
-    );
+    println!("  total: {cycles} cycles, {nodes} nodes, {:.0} cycles per node", cycles as f64 / nodes.max(1) as f64);
     if let Some(needle) = &args.profile_lines {
         // The costliest match (one that never ran if none did).
         let matches = profile::matching(functions, needle);
@@ -380,10 +296,7 @@ fn print_profile(
             .ok_or_else(|| format!("--profile-lines: no function has `{needle}` in its name"))?;
         println!();
         println!("== bench engine --profile-lines {needle}: cycles per source line");
-        print!(
-            "{}",
-            profile::source_lines(pc_profile, hottest, elf, PROFILE_LINES_TOP)?
-        );
+        print!("{}", profile::source_lines(pc_profile, hottest, elf, PROFILE_LINES_TOP)?);
     }
     Ok(())
 }

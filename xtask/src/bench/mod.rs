@@ -3,9 +3,9 @@
 //! test that could fail on a slow machine, except where a result is wrong.
 
 mod emulator;
+mod ui;
 mod engine;
 pub mod profile;
-mod ui;
 
 use crate::util::Result;
 use clap::Subcommand;

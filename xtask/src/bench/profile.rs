@@ -32,10 +32,7 @@ pub struct PcProfile {
 
 impl PcProfile {
     pub fn new() -> PcProfile {
-        PcProfile {
-            cycles: vec![0; FLASH_WORDS],
-            runs: vec![0; FLASH_WORDS],
-        }
+        PcProfile { cycles: vec![0; FLASH_WORDS], runs: vec![0; FLASH_WORDS] }
     }
 
     /// One execution of the instruction at word address `pc` that took `cycles`.
@@ -72,11 +69,7 @@ pub fn functions(symbols: &Symbols) -> Vec<Function> {
         .symbols
         .iter()
         .filter(|s| s.space == Space::Flash && s.size > 0 && s.kind != SymbolKind::Object)
-        .map(|s| Function {
-            name: format!("{:#}", rustc_demangle::demangle(&s.name)),
-            address: s.address,
-            size: s.size,
-        })
+        .map(|s| Function { name: format!("{:#}", rustc_demangle::demangle(&s.name)), address: s.address, size: s.size })
         .collect();
     fns.sort_by_key(|f| (f.address, std::cmp::Reverse(f.size)));
     fns.dedup_by_key(|f| f.address);
@@ -99,19 +92,8 @@ pub const OUTSIDE: &str = "(outside any sized symbol)";
 /// Per-function costs of `profile`, most cycles first (functions that never
 /// ran are left out).
 pub fn attribute(profile: &PcProfile, functions: &[Function]) -> Vec<Cost> {
-    let mut costs: Vec<Cost> = functions
-        .iter()
-        .map(|f| Cost {
-            name: f.name.clone(),
-            cycles: 0,
-            calls: 0,
-        })
-        .collect();
-    let mut outside = Cost {
-        name: OUTSIDE.to_string(),
-        cycles: 0,
-        calls: 0,
-    };
+    let mut costs: Vec<Cost> = functions.iter().map(|f| Cost { name: f.name.clone(), cycles: 0, calls: 0 }).collect();
+    let mut outside = Cost { name: OUTSIDE.to_string(), cycles: 0, calls: 0 };
     for (pc, &cycles) in profile.cycles.iter().enumerate() {
         if cycles == 0 {
             continue;
@@ -160,11 +142,7 @@ pub fn short_name(name: &str, width: usize) -> String {
             }
             continue;
         }
-        let generic = c == '<'
-            && out
-                .chars()
-                .last()
-                .is_some_and(|p| p.is_alphanumeric() || p == '_' || p == ':');
+        let generic = c == '<' && out.chars().last().is_some_and(|p| p.is_alphanumeric() || p == '_' || p == ':');
         if generic {
             depth = 1;
             if out.ends_with("::") {
@@ -187,12 +165,7 @@ pub fn short_name(name: &str, width: usize) -> String {
         let trait_start = at + 4;
         if let Some(len) = out[trait_start..].find('>') {
             if let Some(last) = out[trait_start..trait_start + len].rsplit("::").next() {
-                out = format!(
-                    "{}{}{}",
-                    &out[..trait_start],
-                    last,
-                    &out[trait_start + len..]
-                );
+                out = format!("{}{}{}", &out[..trait_start], last, &out[trait_start + len..]);
             }
         }
     }
@@ -215,17 +188,9 @@ const NAME_WIDTH: usize = 70;
 pub fn table(costs: &[Cost], top: usize) -> String {
     let total: u64 = costs.iter().map(|c| c.cycles).sum();
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "  {:>6} {:>12} {:>10} {:>9}  function",
-        "%", "cycles", "calls", "cyc/call"
-    );
+    let _ = writeln!(s, "  {:>6} {:>12} {:>10} {:>9}  function", "%", "cycles", "calls", "cyc/call");
     for c in costs.iter().take(top) {
-        let per_call = if c.calls > 0 {
-            format!("{:.0}", c.cycles as f64 / c.calls as f64)
-        } else {
-            "-".to_string()
-        };
+        let per_call = if c.calls > 0 { format!("{:.0}", c.cycles as f64 / c.calls as f64) } else { "-".to_string() };
         let _ = writeln!(
             s,
             "  {:>5.2}% {:>12} {:>10} {:>9}  {}",
@@ -254,10 +219,7 @@ pub fn table(costs: &[Cost], top: usize) -> String {
 /// The functions whose demangled name, or short name as in the table,
 /// contains `needle`.
 pub fn matching<'a>(functions: &'a [Function], needle: &str) -> Vec<&'a Function> {
-    functions
-        .iter()
-        .filter(|f| f.name.contains(needle) || short_name(&f.name, usize::MAX).contains(needle))
-        .collect()
+    functions.iter().filter(|f| f.name.contains(needle) || short_name(&f.name, usize::MAX).contains(needle)).collect()
 }
 
 /// What maps addresses to source lines (binutils-avr).
@@ -274,25 +236,13 @@ pub fn need_addr2line() -> Result {
 
 /// Cycles per source line of `function` (from `avr-addr2line` on `elf`),
 /// most cycles first, at most `top` lines.
-pub fn source_lines(
-    profile: &PcProfile,
-    function: &Function,
-    elf: &Path,
-    top: usize,
-) -> Result<String> {
+pub fn source_lines(profile: &PcProfile, function: &Function, elf: &Path, top: usize) -> Result<String> {
     need_addr2line()?;
     let first = function.address / 2;
-    let pcs: Vec<u32> = (first..first + function.size.div_ceil(2))
-        .filter(|&pc| profile.cycles[pc as usize % FLASH_WORDS] > 0)
-        .collect();
+    let pcs: Vec<u32> = (first..first + function.size.div_ceil(2)).filter(|&pc| profile.cycles[pc as usize % FLASH_WORDS] > 0).collect();
     let own: u64 = pcs.iter().map(|&pc| profile.cycles[pc as usize]).sum();
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "  {} ({} cycles):",
-        short_name(&function.name, NAME_WIDTH),
-        own
-    );
+    let _ = writeln!(s, "  {} ({} cycles):", short_name(&function.name, NAME_WIDTH), own);
     if pcs.is_empty() {
         return Ok(s);
     }
@@ -303,30 +253,18 @@ pub fn source_lines(
         .output()
         .map_err(|e| format!("cannot run {TOOL}: {e}"))?;
     if !out.status.success() {
-        return Err(format!(
-            "{TOOL} failed ({}): {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
+        return Err(format!("{TOOL} failed ({}): {}", out.status, String::from_utf8_lossy(&out.stderr).trim()));
     }
     let text = String::from_utf8_lossy(&out.stdout);
     let locations: Vec<&str> = text.lines().collect();
     if locations.len() != pcs.len() {
-        return Err(format!(
-            "{TOOL} gave {} lines for {} addresses",
-            locations.len(),
-            pcs.len()
-        ));
+        return Err(format!("{TOOL} gave {} lines for {} addresses", locations.len(), pcs.len()));
     }
     // "file:line" or "file:line (discriminator n)"; "??:0" when unknown.
     let mut per_line: HashMap<&str, u64> = HashMap::new();
     for (&pc, loc) in pcs.iter().zip(&locations) {
         let loc = loc.split(" (").next().unwrap_or(loc);
-        let loc = if loc.ends_with(":?") || loc.ends_with(":0") {
-            NO_LINE
-        } else {
-            loc
-        };
+        let loc = if loc.ends_with(":?") || loc.ends_with(":0") { NO_LINE } else { loc };
         *per_line.entry(loc).or_default() += profile.cycles[pc as usize];
     }
     let mut lines: Vec<(&str, u64)> = per_line.into_iter().collect();
@@ -334,16 +272,8 @@ pub fn source_lines(
     let root = format!("{}/", root().display());
     for &(loc, cycles) in lines.iter().take(top) {
         let shown = loc.strip_prefix(root.as_str()).unwrap_or(loc);
-        let shown = shown
-            .rsplit_once("/library/")
-            .map_or(shown, |(_, rest)| rest);
-        let line = format!(
-            "  {:>5.1}% {:>12}  {:<40} {}",
-            100.0 * cycles as f64 / own.max(1) as f64,
-            cycles,
-            shown,
-            source_text(loc)
-        );
+        let shown = shown.rsplit_once("/library/").map_or(shown, |(_, rest)| rest);
+        let line = format!("  {:>5.1}% {:>12}  {:<40} {}", 100.0 * cycles as f64 / own.max(1) as f64, cycles, shown, source_text(loc));
         let _ = writeln!(s, "{}", line.trim_end());
     }
     if lines.len() > top {
@@ -357,15 +287,9 @@ const NO_LINE: &str = "(no line info)";
 
 /// The trimmed text of `file:line`, cut to 50 characters; empty if unreadable.
 fn source_text(location: &str) -> String {
-    let Some((file, line)) = location.rsplit_once(':') else {
-        return String::new();
-    };
-    let Ok(n) = line.parse::<usize>() else {
-        return String::new();
-    };
-    let Ok(text) = std::fs::read_to_string(file) else {
-        return String::new();
-    };
+    let Some((file, line)) = location.rsplit_once(':') else { return String::new() };
+    let Ok(n) = line.parse::<usize>() else { return String::new() };
+    let Ok(text) = std::fs::read_to_string(file) else { return String::new() };
     let line = text.lines().nth(n.wrapping_sub(1)).unwrap_or("").trim();
     line.chars().take(50).collect()
 }
@@ -375,11 +299,7 @@ mod tests {
     use super::*;
 
     fn f(name: &str, address: u32, size: u32) -> Function {
-        Function {
-            name: name.to_string(),
-            address,
-            size,
-        }
+        Function { name: name.to_string(), address, size }
     }
 
     #[test]
@@ -391,7 +311,7 @@ mod tests {
         p.charge(0x80, 2);
         p.charge(0x80, 2);
         p.charge(0x87, 5); // the last word of a
-                           // b: its last word, never its entry.
+        // b: its last word, never its entry.
         p.charge(0x8f, 7);
         // The gap, before the first function, and past the last one.
         p.charge(0x90, 11);
@@ -401,37 +321,13 @@ mod tests {
         p.charge(0x100, 3);
         let costs = attribute(&p, &fns);
         let by_name = |n: &str| costs.iter().find(|c| c.name == n).cloned();
-        assert_eq!(
-            by_name("a"),
-            Some(Cost {
-                name: "a".into(),
-                cycles: 9,
-                calls: 2
-            })
-        );
-        assert_eq!(
-            by_name("b"),
-            Some(Cost {
-                name: "b".into(),
-                cycles: 7,
-                calls: 0
-            })
-        );
-        assert_eq!(
-            by_name("c"),
-            Some(Cost {
-                name: "c".into(),
-                cycles: 3,
-                calls: 1
-            })
-        );
+        assert_eq!(by_name("a"), Some(Cost { name: "a".into(), cycles: 9, calls: 2 }));
+        assert_eq!(by_name("b"), Some(Cost { name: "b".into(), cycles: 7, calls: 0 }));
+        assert_eq!(by_name("c"), Some(Cost { name: "c".into(), cycles: 3, calls: 1 }));
         assert_eq!(by_name(OUTSIDE).map(|c| c.cycles), Some(11 + 13 + 17));
         assert_eq!(costs.iter().map(|c| c.cycles).sum::<u64>(), p.total());
         // Most cycles first.
-        assert_eq!(
-            costs.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
-            [OUTSIDE, "a", "b", "c"]
-        );
+        assert_eq!(costs.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), [OUTSIDE, "a", "b", "c"]);
     }
 
     #[test]
@@ -439,28 +335,13 @@ mod tests {
         let mut p = PcProfile::new();
         p.charge(0x80, 4);
         let costs = attribute(&p, &[f("a", 0x100, 2), f("idle", 0x102, 2)]);
-        assert_eq!(
-            costs,
-            vec![Cost {
-                name: "a".into(),
-                cycles: 4,
-                calls: 1
-            }]
-        );
+        assert_eq!(costs, vec![Cost { name: "a".into(), cycles: 4, calls: 1 }]);
     }
 
     #[test]
     fn functions_match_by_full_or_short_name() {
-        let fns = [
-            f("<firmware::engine::picker::Picker>::next", 0, 2),
-            f("<firmware::engine::picker::Picker>::next_capture", 2, 2),
-        ];
-        let names = |needle| {
-            matching(&fns, needle)
-                .iter()
-                .map(|f| f.address)
-                .collect::<Vec<_>>()
-        };
+        let fns = [f("<firmware::engine::picker::Picker>::next", 0, 2), f("<firmware::engine::picker::Picker>::next_capture", 2, 2)];
+        let names = |needle| matching(&fns, needle).iter().map(|f| f.address).collect::<Vec<_>>();
         assert_eq!(names("Picker::next_capture"), [2]);
         assert_eq!(names("<firmware::engine::picker::Picker>::next"), [0, 2]);
         assert_eq!(names("Position"), [0u32; 0]);
@@ -468,10 +349,7 @@ mod tests {
 
     #[test]
     fn names_lose_generics_hashes_and_own_crates() {
-        assert_eq!(
-            short_name("<firmware::engine::picker::Picker>::next", 70),
-            "engine::picker::Picker::next"
-        );
+        assert_eq!(short_name("<firmware::engine::picker::Picker>::next", 70), "engine::picker::Picker::next");
         assert_eq!(
             short_name("<firmware::engine::search::Searcher<dyn firmware::engine::search::SearchHost>>::qsearch::<prodigy::Board>", 70),
             "engine::search::Searcher::qsearch"
@@ -481,19 +359,10 @@ mod tests {
             "<chess::movegen::MoveGen as Iterator>::next"
         );
         assert_eq!(short_name("__mulsi3", 70), "__mulsi3");
-        assert_eq!(
-            short_name("core::ops::function::FnOnce::call_once::<fn() -> u8>", 70),
-            "core::ops::function::FnOnce::call_once"
-        );
-        assert_eq!(
-            short_name("firmware::engine::eval::dynamic", 10),
-            "…::dynamic"
-        );
+        assert_eq!(short_name("core::ops::function::FnOnce::call_once::<fn() -> u8>", 70), "core::ops::function::FnOnce::call_once");
+        assert_eq!(short_name("firmware::engine::eval::dynamic", 10), "…::dynamic");
         // rustc-demangle's alternate form drops legacy `::h…` hashes.
-        let legacy = format!(
-            "{:#}",
-            rustc_demangle::demangle("_ZN8firmware6engine4eval7dynamic17h0123456789abcdefE")
-        );
+        let legacy = format!("{:#}", rustc_demangle::demangle("_ZN8firmware6engine4eval7dynamic17h0123456789abcdefE"));
         assert_eq!(short_name(&legacy, 70), "engine::eval::dynamic");
     }
 }

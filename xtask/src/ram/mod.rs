@@ -62,11 +62,7 @@ pub fn declarations() -> Result<Declarations> {
     for name in ["assets/stack_targets.txt", "assets/stack_recursion.txt"] {
         let path = root().join(name);
         if let Ok(text) = std::fs::read_to_string(&path) {
-            d.merge(Declarations::parse_with(
-                &text,
-                name,
-                &firmware_constants(),
-            )?);
+            d.merge(Declarations::parse_with(&text, name, &firmware_constants())?);
         }
     }
     Ok(d)
@@ -146,13 +142,7 @@ fn flash_label(program: &Program, addr: u32) -> String {
         .iter()
         .filter(|s| s.space == Space::Flash && s.address <= addr && !s.name.starts_with('.'))
         .max_by_key(|s| s.address)
-        .map(|s| {
-            format!(
-                "{}+{:#x}",
-                stack_bound::short(&stack_bound::demangle(&s.name)),
-                addr - s.address
-            )
-        })
+        .map(|s| format!("{}+{:#x}", stack_bound::short(&stack_bound::demangle(&s.name)), addr - s.address))
         .unwrap_or_else(|| "?".into())
 }
 
@@ -191,14 +181,9 @@ pub fn call_chain(avr: &Avr, program: &Program) -> Vec<String> {
         let run = calls[i..].iter().take_while(|c| c.0 == call).count();
         let name = flash_label(program, call);
         if run > 1 {
-            out.push(format!(
-                "{name} (call at {call:#06x}) x {run}, return addresses at {slot:#06x}..{:#06x}",
-                calls[i + run - 1].1
-            ));
+            out.push(format!("{name} (call at {call:#06x}) x {run}, return addresses at {slot:#06x}..{:#06x}", calls[i + run - 1].1));
         } else {
-            out.push(format!(
-                "{name} (call at {call:#06x}, return address at {slot:#06x})"
-            ));
+            out.push(format!("{name} (call at {call:#06x}, return address at {slot:#06x})"));
         }
         i += run;
     }
@@ -236,43 +221,21 @@ pub fn measure(elf: &[u8], steps: &[Box<dyn Workload>]) -> Result<Measurement> {
         match run_step(&mut rig, &program, step.as_ref()) {
             Ok(stop) => {
                 let avr = &rig.board().avr;
-                rows.push(StepResult {
-                    name: step.name(),
-                    cycles: avr.cycles() - start,
-                    min_sp: avr.min_sp(),
-                    wall: wall.elapsed(),
-                    stop,
-                });
+                rows.push(StepResult { name: step.name(), cycles: avr.cycles() - start, min_sp: avr.min_sp(), wall: wall.elapsed(), stop });
             }
             Err(why) => {
                 let avr = &rig.board().avr;
                 let stop = why.lines().next().unwrap_or("failed").to_string();
-                rows.push(StepResult {
-                    name: step.name(),
-                    cycles: avr.cycles() - start,
-                    min_sp: avr.min_sp(),
-                    wall: wall.elapsed(),
-                    stop,
-                });
-                return Ok(Measurement {
-                    steps: rows,
-                    failure: Some(why),
-                });
+                rows.push(StepResult { name: step.name(), cycles: avr.cycles() - start, min_sp: avr.min_sp(), wall: wall.elapsed(), stop });
+                return Ok(Measurement { steps: rows, failure: Some(why) });
             }
         }
     }
-    Ok(Measurement {
-        steps: rows,
-        failure: None,
-    })
+    Ok(Measurement { steps: rows, failure: None })
 }
 
 /// One step: its stop as text, or the collision/fault/step error.
-fn run_step(
-    rig: &mut Rig,
-    program: &Program,
-    step: &dyn Workload,
-) -> std::result::Result<String, String> {
+fn run_step(rig: &mut Rig, program: &Program, step: &dyn Workload) -> std::result::Result<String, String> {
     {
         rig.board().avr.reset_min_sp();
         let result = step.run(rig);
@@ -281,31 +244,17 @@ fn run_step(
         // tells. The CPU stopped right after the instruction that collided.
         if avr.min_sp() < avr.stack_limit() && !matches!(result, Ok(Stop::StackCollision { .. })) {
             let (pc, cycle, sp) = (avr.pc(), avr.cycles(), avr.min_sp());
-            let why = result
-                .err()
-                .map(|e| format!("\n  (the step said: {e})"))
-                .unwrap_or_default();
+            let why = result.err().map(|e| format!("\n  (the step said: {e})")).unwrap_or_default();
             return Err(collision(avr, program, &step.name(), pc, cycle, sp) + &why);
         }
         let stop = result.map_err(|e| format!("step `{}`: {e}", step.name()))?;
         let stop_text = match stop {
             Stop::CycleLimit => "ran to its end".to_string(),
-            Stop::Sleeping {
-                pc,
-                interrupts_enabled,
-            } => {
-                format!(
-                    "sleeping at {:#06x} (interrupts {})",
-                    pc * 2,
-                    if interrupts_enabled { "on" } else { "off" }
-                )
+            Stop::Sleeping { pc, interrupts_enabled } => {
+                format!("sleeping at {:#06x} (interrupts {})", pc * 2, if interrupts_enabled { "on" } else { "off" })
             }
-            Stop::StackCollision { pc, cycle, sp } => {
-                return Err(collision(avr, program, &step.name(), pc, cycle, sp))
-            }
-            Stop::Fault(f) => {
-                return Err(format!("step `{}`: the firmware faulted: {f}", step.name()))
-            }
+            Stop::StackCollision { pc, cycle, sp } => return Err(collision(avr, program, &step.name(), pc, cycle, sp)),
+            Stop::Fault(f) => return Err(format!("step `{}`: the firmware faulted: {f}", step.name())),
             other => format!("{other:?}"),
         };
         let mut stop = stop_text;
@@ -342,11 +291,7 @@ pub struct Report {
 
 /// The static map, the static bound (with `decl`) and the measurement over
 /// `steps` of an ELF image.
-pub fn analyse_program(
-    bytes: &[u8],
-    steps: &[Box<dyn Workload>],
-    decl: &Declarations,
-) -> Result<Report> {
+pub fn analyse_program(bytes: &[u8], steps: &[Box<dyn Workload>], decl: &Declarations) -> Result<Report> {
     let program = emulator::loader::elf::parse(bytes).map_err(|e| e.to_string())?;
     let map = StaticMap::from_program(&program);
     let analysis = stack_bound::analyse(&program, decl);
@@ -360,19 +305,12 @@ pub fn analyse_program(
         measured_peak: peak,
         total_ram: map.static_ram() + peak.max(bound.unwrap_or(0)),
     };
-    Ok(Report {
-        map,
-        analysis,
-        steps: m.steps,
-        failure: m.failure,
-        now,
-    })
+    Ok(Report { map, analysis, steps: m.steps, failure: m.failure, now })
 }
 
 pub fn analyse_elf(elf: &Path) -> Result<Report> {
     let bytes = std::fs::read(elf).map_err(|e| format!("cannot read {}: {e}", elf.display()))?;
-    analyse_program(&bytes, &workloads(), &declarations()?)
-        .map_err(|e| format!("{}: {e}", elf.display()))
+    analyse_program(&bytes, &workloads(), &declarations()?).map_err(|e| format!("{}: {e}", elf.display()))
 }
 
 /// The RAM verdict: every reason the build does not fit, empty when it
@@ -385,16 +323,10 @@ pub fn verdict(r: &Report, old: Option<&Baseline>) -> Vec<String> {
         fails.push(format!("the measurement failed: {why}"));
     }
     if n.total_ram > RAM_BUDGET {
-        fails.push(format!(
-            "RAM over budget: {} B > {RAM_BUDGET} B (4096 B less a 256 B margin)",
-            n.total_ram
-        ));
+        fails.push(format!("RAM over budget: {} B > {RAM_BUDGET} B (4096 B less a 256 B margin)", n.total_ram));
     }
     if n.flash > FLASH_BUDGET {
-        fails.push(format!(
-            "flash over budget: {} B > {FLASH_BUDGET} B",
-            n.flash
-        ));
+        fails.push(format!("flash over budget: {} B > {FLASH_BUDGET} B", n.flash));
     }
     if let Some(b) = n.stack_bound {
         if n.measured_peak > b {
@@ -415,10 +347,7 @@ pub fn verdict(r: &Report, old: Option<&Baseline>) -> Vec<String> {
 /// while the firmware does not build; not for CI).
 pub fn run(update_baseline: bool) -> Result {
     if let Some(elf) = std::env::var_os("XTASK_RAM_ELF") {
-        println!(
-            "== ram: XTASK_RAM_ELF set: checking {} without building",
-            PathBuf::from(&elf).display()
-        );
+        println!("== ram: XTASK_RAM_ELF set: checking {} without building", PathBuf::from(&elf).display());
         return check(Path::new(&elf), update_baseline);
     }
     let fw = crate::firmware::build_and_report()?;
@@ -427,36 +356,18 @@ pub fn run(update_baseline: bool) -> Result {
 
 /// The report, the picture and the verdict for an ELF already built.
 pub fn check(elf: &Path, update_baseline: bool) -> Result {
-    println!(
-        "== ram: static map, stack bound and measured stack of {}",
-        elf.display()
-    );
+    println!("== ram: static map, stack bound and measured stack of {}", elf.display());
     let r = analyse_elf(elf)?;
     print!("{}", r.map.report(8));
     print!("{}", r.analysis.report());
     println!("  measured (the emulated board: LCD and buttons attached, driven over the serial line and the buttons):");
-    println!(
-        "    {:<50}{:>12}{:>10}{:>12}{:>8}  stop",
-        "step", "cycles", "lowest SP", "peak stack", "real s"
-    );
+    println!("    {:<50}{:>12}{:>10}{:>12}{:>8}  stop", "step", "cycles", "lowest SP", "peak stack", "real s");
     for s in &r.steps {
-        println!(
-            "    {:<50}{:>12}{:>#10x}{:>10} B{:>8.1}  {}",
-            s.name,
-            s.cycles,
-            s.min_sp,
-            s.peak(),
-            s.wall.as_secs_f64(),
-            s.stop
-        );
+        println!("    {:<50}{:>12}{:>#10x}{:>10} B{:>8.1}  {}", s.name, s.cycles, s.min_sp, s.peak(), s.wall.as_secs_f64(), s.stop);
     }
     let cycles: u64 = r.steps.iter().map(|s| s.cycles).sum();
     let wall: f64 = r.steps.iter().map(|s| s.wall.as_secs_f64()).sum();
-    println!(
-        "    ({} steps, {:.0} s emulated in {wall:.1} s real; each step's lowest SP is its own)",
-        r.steps.len(),
-        cycles as f64 / 8e6
-    );
+    println!("    ({} steps, {:.0} s emulated in {wall:.1} s real; each step's lowest SP is its own)", r.steps.len(), cycles as f64 / 8e6);
     for s in r.steps.iter().filter(|s| s.stop.contains("interrupts off")) {
         println!("  warning: the firmware stopped for good (cli; sleep) in step `{}`: later steps measure nothing", s.name);
     }
@@ -473,8 +384,7 @@ pub fn check(elf: &Path, update_baseline: bool) -> Result {
         },
     );
     let svg_file = svg_path();
-    std::fs::write(&svg_file, svg)
-        .map_err(|e| format!("cannot write {}: {e}", svg_file.display()))?;
+    std::fs::write(&svg_file, svg).map_err(|e| format!("cannot write {}: {e}", svg_file.display()))?;
 
     let n = &r.now;
     let stack_used = n.total_ram - n.static_ram;
@@ -495,10 +405,7 @@ pub fn check(elf: &Path, update_baseline: bool) -> Result {
         n.total_ram,
         RAM_BUDGET
     );
-    println!(
-        "  {:<40}{:>6} B  {:>6} B",
-        "flash (.text + .data image)", n.flash, FLASH_BUDGET
-    );
+    println!("  {:<40}{:>6} B  {:>6} B", "flash (.text + .data image)", n.flash, FLASH_BUDGET);
     if let Some(b) = n.stack_bound {
         println!(
             "  static stack bound {b} B vs measured peak {} B: {:.2}x, {} B of margin the workloads did not reach",
@@ -512,25 +419,17 @@ pub fn check(elf: &Path, update_baseline: bool) -> Result {
     let path = baseline_path();
     let mut old = None;
     if update_baseline {
-        std::fs::write(&path, n.to_json())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        println!(
-            "  baseline written: {} (commit it with the change)",
-            path.display()
-        );
+        std::fs::write(&path, n.to_json()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!("  baseline written: {} (commit it with the change)", path.display());
     } else {
         match std::fs::read_to_string(&path) {
             Ok(text) => {
-                let b =
-                    Baseline::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+                let b = Baseline::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
                 println!("  against {}:", path.display());
                 print!("{}", b.diff(n).0);
                 old = Some(b);
             }
-            Err(_) => println!(
-                "  no baseline at {} yet: `cargo xtask ram --update-baseline` writes it",
-                path.display()
-            ),
+            Err(_) => println!("  no baseline at {} yet: `cargo xtask ram --update-baseline` writes it", path.display()),
         }
     }
     let fails = verdict(&r, old.as_ref());
@@ -546,10 +445,7 @@ pub fn check(elf: &Path, update_baseline: bool) -> Result {
 /// and returns the ELF (tests only).
 #[cfg(test)]
 pub(crate) fn compile_c(name: &str, src: &str, extra: &[&str]) -> Vec<u8> {
-    let dir = tempfile::Builder::new()
-        .prefix("xtask-ram-")
-        .tempdir()
-        .unwrap();
+    let dir = tempfile::Builder::new().prefix("xtask-ram-").tempdir().unwrap();
     let c = dir.path().join(format!("{name}.c"));
     let elf = dir.path().join(format!("{name}.elf"));
     std::fs::write(&c, src).unwrap();
@@ -560,11 +456,7 @@ pub(crate) fn compile_c(name: &str, src: &str, extra: &[&str]) -> Vec<u8> {
         .args(extra)
         .output()
         .expect("avr-gcc is needed for these tests: cargo xtask setup");
-    assert!(
-        out.status.success(),
-        "avr-gcc failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "avr-gcc failed: {}", String::from_utf8_lossy(&out.stderr));
     std::fs::read(&elf).unwrap()
 }
 
@@ -591,28 +483,13 @@ int main(void) { big[1] = start(); for (;;) {} }
         let m = measure(&elf, &steps).unwrap();
         let err = m.failure.unwrap();
         assert_eq!(m.steps.len(), 1);
-        assert!(
-            m.steps[0].stop.starts_with("stack collision"),
-            "{}",
-            m.steps[0].stop
-        );
-        assert!(
-            err.contains("stack collision in step `boot, 0.1 s idle`"),
-            "{err}"
-        );
+        assert!(m.steps[0].stop.starts_with("stack collision"), "{}", m.steps[0].stop);
+        assert!(err.contains("stack collision in step `boot, 0.1 s idle`"), "{err}");
         assert!(err.contains("at PC 0x") && err.contains("cycle "), "{err}");
-        let chain: Vec<&str> = err
-            .lines()
-            .skip_while(|l| !l.contains("call chain"))
-            .skip(1)
-            .map(str::trim)
-            .collect();
+        let chain: Vec<&str> = err.lines().skip_while(|l| !l.contains("call chain")).skip(1).map(str::trim).collect();
         // down x many, start, main, and the start-up code's `call main`.
         assert_eq!(chain.len(), 4, "{err}");
-        assert!(
-            chain[0].starts_with("down (call at") && chain[0].contains(") x "),
-            "{err}"
-        );
+        assert!(chain[0].starts_with("down (call at") && chain[0].contains(") x "), "{err}");
         assert!(chain[1].starts_with("start (call at"), "{err}");
         assert!(chain[2].starts_with("main (call at"), "{err}");
     }
@@ -656,13 +533,8 @@ int main(void) { big[0] = rec(DEPTH); cli(); sleep_cpu(); for (;;) {} }
 "#;
 
     fn deep(depth: u32) -> Report {
-        let elf = compile_c(
-            &format!("deep{depth}"),
-            DEEP,
-            &[&format!("-DDEPTH={depth}")],
-        );
-        let decl =
-            Declarations::parse_with("recursion rec DEPTH+1", "t", &[("DEPTH", depth)]).unwrap();
+        let elf = compile_c(&format!("deep{depth}"), DEEP, &[&format!("-DDEPTH={depth}")]);
+        let decl = Declarations::parse_with("recursion rec DEPTH+1", "t", &[("DEPTH", depth)]).unwrap();
         let steps: Vec<Box<dyn Workload>> = vec![Box::new(Boot { seconds: 0.1 })];
         analyse_program(&elf, &steps, &decl).unwrap()
     }
@@ -674,56 +546,21 @@ int main(void) { big[0] = rec(DEPTH); cli(); sleep_cpu(); for (;;) {} }
     #[test]
     fn too_deep_a_recursion_collides_and_fails_the_verdict() {
         let r = deep(200);
-        let why = r
-            .failure
-            .as_deref()
-            .expect("the collision must be reported");
-        assert!(
-            why.starts_with("stack collision in step `boot, 0.1 s idle`: SP 0x"),
-            "{why}"
-        );
-        assert!(
-            why.contains(" at PC 0x") && why.contains("(rec), cycle "),
-            "{why}"
-        );
-        let chain: Vec<&str> = why
-            .lines()
-            .skip_while(|l| !l.contains("call chain"))
-            .skip(1)
-            .map(str::trim)
-            .collect();
+        let why = r.failure.as_deref().expect("the collision must be reported");
+        assert!(why.starts_with("stack collision in step `boot, 0.1 s idle`: SP 0x"), "{why}");
+        assert!(why.contains(" at PC 0x") && why.contains("(rec), cycle "), "{why}");
+        let chain: Vec<&str> = why.lines().skip_while(|l| !l.contains("call chain")).skip(1).map(str::trim).collect();
         assert_eq!(chain.len(), 3, "{why}");
-        assert!(
-            chain[0].starts_with("rec (call at") && chain[0].contains(") x "),
-            "{why}"
-        );
+        assert!(chain[0].starts_with("rec (call at") && chain[0].contains(") x "), "{why}");
         assert!(chain[1].starts_with("main (call at"), "{why}");
 
-        let bound = r
-            .now
-            .stack_bound
-            .expect("the declared depth makes the bound finite");
-        assert!(
-            bound >= r.now.measured_peak,
-            "bound {bound} < measured {}",
-            r.now.measured_peak
-        );
+        let bound = r.now.stack_bound.expect("the declared depth makes the bound finite");
+        assert!(bound >= r.now.measured_peak, "bound {bound} < measured {}", r.now.measured_peak);
         assert!(r.now.static_ram + bound > RAM_BUDGET);
         let fails = verdict(&r, None);
-        assert!(
-            fails
-                .iter()
-                .any(|f| f.starts_with("the measurement failed: stack collision")),
-            "{fails:?}"
-        );
-        assert!(
-            fails.iter().any(|f| f.starts_with("RAM over budget")),
-            "{fails:?}"
-        );
-        assert!(
-            !fails.iter().any(|f| f.contains("exceeds the static bound")),
-            "{fails:?}"
-        );
+        assert!(fails.iter().any(|f| f.starts_with("the measurement failed: stack collision")), "{fails:?}");
+        assert!(fails.iter().any(|f| f.starts_with("RAM over budget")), "{fails:?}");
+        assert!(!fails.iter().any(|f| f.contains("exceeds the static bound")), "{fails:?}");
     }
 
     /// The same program at its normal depth fits: no collision, the static
@@ -734,12 +571,7 @@ int main(void) { big[0] = rec(DEPTH); cli(); sleep_cpu(); for (;;) {} }
         let r = deep(4);
         assert_eq!(r.failure, None);
         assert!(r.steps[0].stop.contains("sleeping"), "{}", r.steps[0].stop);
-        assert_eq!(
-            r.now.stack_bound,
-            Some(r.now.measured_peak),
-            "{}",
-            r.analysis.report()
-        );
+        assert_eq!(r.now.stack_bound, Some(r.now.measured_peak), "{}", r.analysis.report());
         assert!(r.now.total_ram <= RAM_BUDGET);
         assert_eq!(verdict(&r, None), Vec::<String>::new());
         // The baseline comparison only adds growth beyond its thresholds.
@@ -747,8 +579,6 @@ int main(void) { big[0] = rec(DEPTH); cli(); sleep_cpu(); for (;;) {} }
         // A measured peak over the static bound is itself a failure.
         let mut wrong = deep(4);
         wrong.now.stack_bound = Some(r.now.measured_peak - 1);
-        assert!(verdict(&wrong, None)
-            .iter()
-            .any(|f| f.contains("exceeds the static bound")));
+        assert!(verdict(&wrong, None).iter().any(|f| f.contains("exceeds the static bound")));
     }
 }

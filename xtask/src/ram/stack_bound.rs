@@ -65,22 +65,16 @@ fn depth_expr(text: &str, consts: &[(&str, u32)]) -> Result<u32, String> {
     }
     let (name, off) = match text.find(['+', '-']) {
         Some(i) => {
-            let n: i64 = text[i + 1..]
-                .parse()
-                .map_err(|_| format!("`{}` is not a number", &text[i + 1..]))?;
+            let n: i64 = text[i + 1..].parse().map_err(|_| format!("`{}` is not a number", &text[i + 1..]))?;
             (&text[..i], if text.as_bytes()[i] == b'+' { n } else { -n })
         }
         None => (text, 0),
     };
     let Some(&(_, v)) = consts.iter().find(|c| c.0 == name) else {
         let known: Vec<&str> = consts.iter().map(|c| c.0).collect();
-        return Err(format!(
-            "max-depth `{text}` is not a number nor NAME[+-N] of a known constant ({})",
-            known.join(", ")
-        ));
+        return Err(format!("max-depth `{text}` is not a number nor NAME[+-N] of a known constant ({})", known.join(", ")));
     };
-    u32::try_from(v as i64 + off)
-        .map_err(|_| format!("max-depth `{text}` = {} is negative", v as i64 + off))
+    u32::try_from(v as i64 + off).map_err(|_| format!("max-depth `{text}` = {} is negative", v as i64 + off))
 }
 
 impl Declarations {
@@ -91,11 +85,7 @@ impl Declarations {
 
     /// Like [`Declarations::parse`], with named constants for the
     /// max-depths (`recursion search MAX_PLY-1`).
-    pub fn parse_with(
-        text: &str,
-        origin: &str,
-        consts: &[(&str, u32)],
-    ) -> Result<Declarations, String> {
+    pub fn parse_with(text: &str, origin: &str, consts: &[(&str, u32)]) -> Result<Declarations, String> {
         let mut d = Declarations::default();
         for (i, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
@@ -107,9 +97,7 @@ impl Declarations {
             match words[0] {
                 "recursion" => {
                     if words.len() != 3 || words[1].split(',').any(str::is_empty) {
-                        return Err(err(
-                            "expected `recursion <function>[,<function>...] <max-depth>`",
-                        ));
+                        return Err(err("expected `recursion <function>[,<function>...] <max-depth>`"));
                     }
                     let n = depth_expr(words[2], consts).map_err(|e| err(&e))?;
                     if n == 0 {
@@ -120,20 +108,11 @@ impl Declarations {
                 }
                 "indirect" => {
                     if words.len() < 4 || words[2] != "->" {
-                        return Err(err(
-                            "expected `indirect <caller> -> <target> [<target> ...]`",
-                        ));
+                        return Err(err("expected `indirect <caller> -> <target> [<target> ...]`"));
                     }
-                    d.indirect.push((
-                        words[1].to_string(),
-                        words[3..].iter().map(|s| s.to_string()).collect(),
-                    ));
+                    d.indirect.push((words[1].to_string(), words[3..].iter().map(|s| s.to_string()).collect()));
                 }
-                _ => {
-                    return Err(err(
-                        "unknown directive (expected `indirect` or `recursion`)",
-                    ))
-                }
+                _ => return Err(err("unknown directive (expected `indirect` or `recursion`)")),
             }
         }
         Ok(d)
@@ -290,47 +269,22 @@ impl Analysis {
         let _ = writeln!(
             s,
             "    = reset path + {} (interrupts {})",
-            if self.nested_interrupts {
-                "every interrupt handler"
-            } else {
-                "the deepest interrupt handler"
-            },
-            if self.nested_interrupts {
-                "may nest: a handler reaches SEI"
-            } else {
-                "do not nest: no handler reaches SEI"
-            }
+            if self.nested_interrupts { "every interrupt handler" } else { "the deepest interrupt handler" },
+            if self.nested_interrupts { "may nest: a handler reaches SEI" } else { "do not nest: no handler reaches SEI" }
         );
         for r in &self.roots {
-            let _ = writeln!(
-                s,
-                "  {:<28} {}",
-                format!("vector {:2} {}", r.vector, r.vector_name),
-                b(&r.bound)
-            );
+            let _ = writeln!(s, "  {:<28} {}", format!("vector {:2} {}", r.vector, r.vector_name), b(&r.bound));
             if !r.path.is_empty() {
                 let _ = writeln!(s, "      worst path: {}", format_path(r));
             }
         }
-        let fname = |a: &u32| {
-            self.functions
-                .get(a)
-                .map(|f| short(&f.name))
-                .unwrap_or_else(|| format!("{a:#06x}"))
-        };
+        let fname = |a: &u32| self.functions.get(a).map(|f| short(&f.name)).unwrap_or_else(|| format!("{a:#06x}"));
         for (addr, name, slots) in &self.vtables {
-            let slots: Vec<String> = slots
-                .iter()
-                .map(|(o, t)| format!("+{o} {}", fname(t)))
-                .collect();
+            let slots: Vec<String> = slots.iter().map(|(o, t)| format!("+{o} {}", fname(t))).collect();
             let _ = writeln!(s, "  vtable {name} at {addr:#06x}: {}", slots.join(", "));
         }
         for (addr, t) in &self.loose_pointers {
-            let _ = writeln!(
-                s,
-                "  function pointer in .data at {addr:#06x}: {}",
-                fname(t)
-            );
+            let _ = writeln!(s, "  function pointer in .data at {addr:#06x}: {}", fname(t));
         }
         if !self.code_pointers.is_empty() {
             let names: Vec<String> = self.code_pointers.iter().map(fname).collect();
@@ -349,22 +303,14 @@ impl Analysis {
                 "  indirect call at {:#06x} in {} ({how}): {}",
                 i.pc,
                 short(&i.caller),
-                if targets.is_empty() {
-                    "no known target".to_string()
-                } else {
-                    targets.join(", ")
-                }
+                if targets.is_empty() { "no known target".to_string() } else { targets.join(", ") }
             );
         }
         for (decl, matched) in &self.recursion {
             let _ = writeln!(
                 s,
                 "  recursion {decl}: {}",
-                if matched.is_empty() {
-                    "matches no function (stale?)".to_string()
-                } else {
-                    matched.join(", ")
-                }
+                if matched.is_empty() { "matches no function (stale?)".to_string() } else { matched.join(", ") }
             );
         }
         for c in &self.cycles {
@@ -374,11 +320,7 @@ impl Analysis {
         // undefined opcodes on a path (falling into the next function after
         // a call that does not return is normal and not listed).
         for f in self.functions.values() {
-            for n in f
-                .notes
-                .iter()
-                .filter(|n| n.starts_with("returns") || n.starts_with("undefined"))
-            {
+            for n in f.notes.iter().filter(|n| n.starts_with("returns") || n.starts_with("undefined")) {
                 let _ = writeln!(s, "  note: {}: {n}", short(&f.name));
             }
         }
@@ -452,9 +394,7 @@ pub fn analyse(program: &Program, decl: &Declarations) -> Analysis {
         if v > 0 && (Some(target) == bad || target == 0) {
             continue;
         }
-        let vector_name = emulator::device::vector_name(v as u8)
-            .unwrap_or("?")
-            .to_string();
+        let vector_name = emulator::device::vector_name(v as u8).unwrap_or("?").to_string();
         let vector_name = match cx.name_at(target) {
             Some(n) if v > 0 => format!("{vector_name} ({n})"),
             _ => vector_name,
@@ -489,10 +429,7 @@ pub fn analyse(program: &Program, decl: &Declarations) -> Analysis {
             }
             functions.insert(entry, f);
         }
-        let now: BTreeSet<u32> = functions
-            .values()
-            .flat_map(|f| f.fn_constants.iter().copied())
-            .collect();
+        let now: BTreeSet<u32> = functions.values().flat_map(|f| f.fn_constants.iter().copied()).collect();
         if now == code_pointers {
             break;
         }
@@ -509,13 +446,7 @@ pub fn analyse(program: &Program, decl: &Declarations) -> Analysis {
         for site in f.sites.iter().filter(|s| s.target.is_none()) {
             let (targets, declared) = resolve(&cx, decl, f, site, &code_pointers);
             resolved.insert(site.pc, targets.clone());
-            indirect.push(Indirect {
-                caller: f.name.clone(),
-                pc: site.pc,
-                slot: site.slot,
-                targets,
-                declared,
-            });
+            indirect.push(Indirect { caller: f.name.clone(), pc: site.pc, slot: site.slot, targets, declared });
         }
     }
 
@@ -531,14 +462,8 @@ pub fn analyse(program: &Program, decl: &Declarations) -> Analysis {
         }
     };
 
-    let mut solver = Solver {
-        cx: &cx,
-        functions: &functions,
-        decl,
-        callees: &callees,
-        memo: HashMap::new(),
-        on_stack: HashSet::new(),
-    };
+    let mut solver =
+        Solver { cx: &cx, functions: &functions, decl, callees: &callees, memo: HashMap::new(), on_stack: HashSet::new() };
     let counters: Vec<u32> = decl.recursion.iter().map(|r| r.1).collect();
     for r in roots.iter_mut() {
         match solver.enter(r.entry, &counters) {
@@ -569,20 +494,15 @@ pub fn analyse(program: &Program, decl: &Declarations) -> Analysis {
         }
         seen
     };
-    let nested_interrupts = roots.iter().filter(|r| r.vector > 0).any(|r| {
-        reach(r.entry)
-            .iter()
-            .any(|f| functions.get(f).is_some_and(|f| f.sei))
-    });
+    let nested_interrupts = roots
+        .iter()
+        .filter(|r| r.vector > 0)
+        .any(|r| reach(r.entry).iter().any(|f| functions.get(f).is_some_and(|f| f.sei)));
 
     let cycles = find_cycles(&functions, &callees);
 
     let total = {
-        let reset = roots
-            .iter()
-            .find(|r| r.vector == 0)
-            .map(|r| r.bound.clone())
-            .unwrap_or(Bound::Finite(0));
+        let reset = roots.iter().find(|r| r.vector == 0).map(|r| r.bound.clone()).unwrap_or(Bound::Finite(0));
         let isrs: Vec<&Root> = roots.iter().filter(|r| r.vector > 0).collect();
         let mut acc = reset;
         let mut isr_part: u32 = 0;
@@ -592,11 +512,7 @@ pub fn analyse(program: &Program, decl: &Declarations) -> Analysis {
                     acc = Bound::Infinite(format!("vector {} {}: {why}", r.vector, r.vector_name))
                 }
                 (Bound::Finite(n), _) => {
-                    isr_part = if nested_interrupts {
-                        isr_part + n
-                    } else {
-                        isr_part.max(*n)
-                    };
+                    isr_part = if nested_interrupts { isr_part + n } else { isr_part.max(*n) };
                 }
                 _ => {}
             }
@@ -607,31 +523,19 @@ pub fn analyse(program: &Program, decl: &Declarations) -> Analysis {
         }
     };
 
-    let vtables = cx
-        .vtables
-        .iter()
-        .map(|v| (v.0, v.1.clone(), v.2.clone()))
-        .collect();
+    let vtables = cx.vtables.iter().map(|v| (v.0, v.1.clone(), v.2.clone())).collect();
     let loose_pointers = cx.loose_pointers.clone();
     let recursion = decl
         .recursion
         .iter()
-        .zip(
-            decl.recursion_text
-                .iter()
-                .map(Some)
-                .chain(std::iter::repeat(None)),
-        )
+        .zip(decl.recursion_text.iter().map(Some).chain(std::iter::repeat(None)))
         .map(|((pat, n), text)| {
             let matched: Vec<String> = functions
                 .values()
                 .filter(|f| matches_any(pat, &f.name, &cx.raw_name_at(f.entry).unwrap_or_default()))
                 .map(|f| short(&f.name))
                 .collect();
-            let text = text
-                .filter(|t| t.parse::<u32>().is_err())
-                .map(|t| format!(" ({t})"))
-                .unwrap_or_default();
+            let text = text.filter(|t| t.parse::<u32>().is_err()).map(|t| format!(" ({t})")).unwrap_or_default();
             (format!("{pat} <= {n}{text}"), matched)
         })
         .collect();
@@ -653,9 +557,7 @@ pub fn analyse(program: &Program, decl: &Declarations) -> Analysis {
 /// A `recursion` pattern list (comma-separated substrings) against a
 /// function's demangled and raw names.
 fn matches_any(patterns: &str, name: &str, raw: &str) -> bool {
-    patterns
-        .split(',')
-        .any(|p| name.contains(p) || raw.contains(p))
+    patterns.split(',').any(|p| name.contains(p) || raw.contains(p))
 }
 
 /// The possible targets of an `ICALL`/`IJMP` through a pointer in `f`, and
@@ -672,13 +574,7 @@ fn matches_any(patterns: &str, name: &str, raw: &str) -> bool {
 /// image (loose or vtable pointers) or a constant in code. (Pointers read
 /// from flash with `LPM` are not covered: such calls have no slot and must
 /// be declared.)
-fn resolve(
-    cx: &Context,
-    decl: &Declarations,
-    f: &Function,
-    site: &Site,
-    code_pointers: &BTreeSet<u32>,
-) -> (Vec<u32>, bool) {
+fn resolve(cx: &Context, decl: &Declarations, f: &Function, site: &Site, code_pointers: &BTreeSet<u32>) -> (Vec<u32>, bool) {
     let declared = cx.declared_targets(&f.name, decl);
     let mut out: BTreeSet<u32> = declared.iter().copied().collect();
     if let Some(slot) = site.slot {
@@ -691,10 +587,7 @@ fn resolve(
 
 /// Strongly connected components of more than one function, or with a
 /// self-call: the recursion in the program.
-fn find_cycles(
-    functions: &BTreeMap<u32, Function>,
-    callees: &dyn Fn(&Site) -> Vec<u32>,
-) -> Vec<Vec<String>> {
+fn find_cycles(functions: &BTreeMap<u32, Function>, callees: &dyn Fn(&Site) -> Vec<u32>) -> Vec<Vec<String>> {
     let succ = |f: &Function| -> Vec<u32> { f.sites.iter().flat_map(callees).collect() };
     // Tarjan, iterative enough for firmware-sized graphs (recursive here).
     struct T<'a> {
@@ -752,12 +645,7 @@ fn find_cycles(
             visit(&mut t, f);
         }
     }
-    let name = |a: u32| {
-        functions
-            .get(&a)
-            .map(|f| short(&f.name))
-            .unwrap_or_else(|| format!("{a:#x}"))
-    };
+    let name = |a: u32| functions.get(&a).map(|f| short(&f.name)).unwrap_or_else(|| format!("{a:#x}"));
     t.out
         .into_iter()
         .filter(|c| c.len() > 1 || edges(c[0]).contains(&c[0]))
@@ -786,11 +674,7 @@ struct Solver<'a> {
 impl Solver<'_> {
     /// Counters after entering `f`; `None` if the declarations forbid it.
     fn enter(&self, f: u32, counters: &[u32]) -> Option<Vec<u32>> {
-        let name = self
-            .functions
-            .get(&f)
-            .map(|f| f.name.as_str())
-            .unwrap_or("");
+        let name = self.functions.get(&f).map(|f| f.name.as_str()).unwrap_or("");
         let raw = self.cx.raw_name_at(f).unwrap_or_default();
         let mut c = counters.to_vec();
         for (i, (pat, _)) in self.decl.recursion.iter().enumerate() {
@@ -810,10 +694,7 @@ impl Solver<'_> {
         if let Some(r) = self.memo.get(&key) {
             return r.clone().map(|r| r.0);
         }
-        let func = self
-            .functions
-            .get(&f)
-            .expect("every reachable function is analysed");
+        let func = self.functions.get(&f).expect("every reachable function is analysed");
         if self.on_stack.contains(&key) {
             return Err(format!(
                 "recursion through {} with no declared bound (add `recursion <name> <max-depth>` to assets/stack_recursion.txt)",
@@ -838,9 +719,7 @@ impl Solver<'_> {
                 break 'sites;
             }
             for t in callees {
-                let Some(c) = self.enter(t, &key.1) else {
-                    continue;
-                };
+                let Some(c) = self.enter(t, &key.1) else { continue };
                 match self.bound(t, c) {
                     Ok(n) => {
                         let cost = site.depth + if site.kind == EdgeKind::Call { 2 } else { 0 } + n;
@@ -866,22 +745,14 @@ impl Solver<'_> {
     fn path(&self, f: u32, counters: &[u32]) -> Vec<Step> {
         let mut out = Vec::new();
         let mut f = f;
-        let Some(mut c) = self.enter(f, counters) else {
-            return out;
-        };
+        let Some(mut c) = self.enter(f, counters) else { return out };
         loop {
             let func = &self.functions[&f];
             let next = match self.memo.get(&(f, c.clone())) {
                 Some(Ok((_, n))) => *n,
                 _ => None,
             };
-            let mut step = Step {
-                name: func.name.clone(),
-                entry: f,
-                frame: func.frame,
-                call_depth: None,
-                via: None,
-            };
+            let mut step = Step { name: func.name.clone(), entry: f, frame: func.frame, call_depth: None, via: None };
             match next {
                 Some((i, t)) if out.len() < 10_000 => {
                     step.call_depth = Some(func.sites[i].depth);
@@ -965,10 +836,7 @@ impl Context {
             entries,
             ranges,
             inline,
-            names: names
-                .into_iter()
-                .map(|(a, (d, r, _))| (a, (d, r)))
-                .collect(),
+            names: names.into_iter().map(|(a, (d, r, _))| (a, (d, r))).collect(),
             vector_count: 0,
             vtables: Vec::new(),
             loose_pointers: Vec::new(),
@@ -1002,24 +870,12 @@ impl Context {
     /// pointer.
     fn find_function_pointers(&mut self, program: &Program) {
         let syms = &program.symbols;
-        let Some(data) = syms
-            .sections
-            .iter()
-            .find(|s| s.space == Space::Data && s.name == ".data")
-        else {
-            return;
-        };
-        let Some(load) = syms.lookup("__data_load_start").map(|s| s.address) else {
-            return;
-        };
-        let image: Vec<u8> = (0..data.size)
-            .map(|i| self.flash.get((load + i) as usize).copied().unwrap_or(0xFF))
-            .collect();
+        let Some(data) = syms.sections.iter().find(|s| s.space == Space::Data && s.name == ".data") else { return };
+        let Some(load) = syms.lookup("__data_load_start").map(|s| s.address) else { return };
+        let image: Vec<u8> =
+            (0..data.size).map(|i| self.flash.get((load + i) as usize).copied().unwrap_or(0xFF)).collect();
         let word = |off: u32| -> u16 {
-            u16::from_le_bytes([
-                image.get(off as usize).copied().unwrap_or(0),
-                image.get(off as usize + 1).copied().unwrap_or(0),
-            ])
+            u16::from_le_bytes([image.get(off as usize).copied().unwrap_or(0), image.get(off as usize + 1).copied().unwrap_or(0)])
         };
         let (entries, inline) = (&self.entries, &self.inline);
         let is_fn = |w: u16| {
@@ -1029,11 +885,7 @@ impl Context {
         let (mut vtables, mut loose) = (Vec::new(), Vec::new());
         let mut in_vtable: BTreeSet<u32> = BTreeSet::new(); // image offsets of vtable words
         for sym in syms.symbols.iter().filter(|s| s.space == Space::Data) {
-            if sym.address < data.start
-                || sym.address + sym.size > data.end()
-                || sym.size < 8
-                || sym.size % 2 != 0
-            {
+            if sym.address < data.start || sym.address + sym.size > data.end() || sym.size < 8 || sym.size % 2 != 0 {
                 continue;
             }
             let off = sym.address - data.start;
@@ -1070,12 +922,7 @@ impl Context {
 
     /// Possible targets of a call through the word at `slot` of a vtable.
     fn slot_targets(&self, slot: u8) -> BTreeSet<u32> {
-        self.vtables
-            .iter()
-            .flat_map(|v| v.2.iter())
-            .filter(|(o, _)| *o == slot)
-            .map(|(_, t)| *t)
-            .collect()
+        self.vtables.iter().flat_map(|v| v.2.iter()).filter(|(o, _)| *o == slot).map(|(_, t)| *t).collect()
     }
 
     fn word(&self, w: u32) -> u16 {
@@ -1095,10 +942,7 @@ impl Context {
     }
 
     fn symbol_address(&self, raw: &str) -> Option<u32> {
-        self.names
-            .iter()
-            .find(|(_, (_, r))| r == raw)
-            .map(|(a, _)| *a)
+        self.names.iter().find(|(_, (_, r))| r == raw).map(|(a, _)| *a)
     }
 
     fn name_at(&self, a: u32) -> Option<String> {
@@ -1126,9 +970,7 @@ impl Context {
             }
             for t in targets {
                 for (&a, (d, r)) in &self.names {
-                    if self.entries.contains(&a)
-                        && (d.contains(t.as_str()) || r.contains(t.as_str()))
-                    {
+                    if self.entries.contains(&a) && (d.contains(t.as_str()) || r.contains(t.as_str())) {
                         out.insert(a);
                     }
                 }
@@ -1208,22 +1050,12 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
     // handler clears it itself before use.
     let mut regs = [Val::Unknown; 32];
     regs[1] = Val::Const(0);
-    states.insert(
-        start,
-        State {
-            depth: 0,
-            regs,
-            sph: Val::Unknown,
-        },
-    );
+    states.insert(start, State { depth: 0, regs, sph: Val::Unknown });
     let mut work = vec![start];
     let mut sites: BTreeMap<(u32, u8), Site> = BTreeMap::new();
     let mut steps = 0u32;
     let is_tail_target = |t: u32| -> bool {
-        t != entry
-            && cx.entries.contains(&t)
-            && !own_end.is_some_and(|end| t > entry && t < end)
-            && !cx.is_inline(t)
+        t != entry && cx.entries.contains(&t) && !own_end.is_some_and(|end| t > entry && t < end) && !cx.is_inline(t)
     };
 
     while let Some(pc) = work.pop() {
@@ -1234,10 +1066,7 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
         }
         let st = states[&pc].clone();
         if st.depth > DEPTH_LIMIT {
-            f.problems.push(format!(
-                "stack grows without bound in a loop (at {:#06x})",
-                pc * 2
-            ));
+            f.problems.push(format!("stack grows without bound in a loop (at {:#06x})", pc * 2));
             break;
         }
         f.frame = f.frame.max(st.depth.max(0) as u32);
@@ -1248,13 +1077,7 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
         let mut add_site = |kind: EdgeKind, target: Option<u32>, depth: i32| {
             let key = (pc * 2, kind as u8);
             let slot = if target.is_none() { z_slot(&st) } else { None };
-            let s = sites.entry(key).or_insert(Site {
-                pc: pc * 2,
-                depth: 0,
-                kind,
-                target,
-                slot,
-            });
+            let s = sites.entry(key).or_insert(Site { pc: pc * 2, depth: 0, kind, target, slot });
             s.depth = s.depth.max(depth.max(0) as u32);
             if s.slot != slot {
                 // Reached with different kinds of Z: no slot.
@@ -1308,8 +1131,7 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
                     _ => unreachable!(),
                 };
                 if t == 0 && entry != 0 {
-                    f.notes
-                        .push(format!("jumps to the reset vector at {:#06x}", pc * 2));
+                    f.notes.push(format!("jumps to the reset vector at {:#06x}", pc * 2));
                 } else if is_tail_target(t) {
                     add_site(EdgeKind::Tail, Some(t), st.depth);
                 } else {
@@ -1318,25 +1140,17 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
             }
             Instr::Ret | Instr::Reti => {
                 if st.depth != 0 {
-                    f.notes
-                        .push(format!("returns at depth {} at {:#06x}", st.depth, pc * 2));
+                    f.notes.push(format!("returns at depth {} at {:#06x}", st.depth, pc * 2));
                 }
             }
             Instr::Undefined { word } => {
-                f.notes.push(format!(
-                    "undefined opcode {word:#06x} at {:#06x}: path ends",
-                    pc * 2
-                ));
+                f.notes.push(format!("undefined opcode {word:#06x} at {:#06x}: path ends", pc * 2));
             }
             Instr::Brbs { k, .. } | Instr::Brbc { k, .. } => {
                 succ.push(next_pc);
                 succ.push(cx.rel(pc, k as i32));
             }
-            Instr::Cpse { .. }
-            | Instr::Sbrc { .. }
-            | Instr::Sbrs { .. }
-            | Instr::Sbic { .. }
-            | Instr::Sbis { .. } => {
+            Instr::Cpse { .. } | Instr::Sbrc { .. } | Instr::Sbrs { .. } | Instr::Sbic { .. } | Instr::Sbis { .. } => {
                 succ.push(next_pc);
                 succ.push(next_pc + cx.instr(next_pc).words());
             }
@@ -1362,13 +1176,9 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
                     (Val::Const(lo), Val::Const(hi)) => {
                         let sp = u16::from_le_bytes([lo, hi]) as i32;
                         n.depth = RAMEND - sp;
-                        f.notes
-                            .push(format!("sets SP to {sp:#06x} at {:#06x}", pc * 2));
+                        f.notes.push(format!("sets SP to {sp:#06x} at {:#06x}", pc * 2));
                     }
-                    _ => f.problems.push(format!(
-                        "writes SP from an unknown value at {:#06x}",
-                        pc * 2
-                    )),
+                    _ => f.problems.push(format!("writes SP from an unknown value at {:#06x}", pc * 2)),
                 }
                 succ.push(next_pc);
             }
@@ -1410,11 +1220,7 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
                 succ.push(next_pc);
             }
             Instr::Sbiw { d, k } | Instr::Adiw { d, k } => {
-                let sign = if matches!(instr, Instr::Sbiw { .. }) {
-                    1
-                } else {
-                    -1
-                };
+                let sign = if matches!(instr, Instr::Sbiw { .. }) { 1 } else { -1 };
                 let (lo, hi) = (st.regs[d as usize], st.regs[d as usize + 1]);
                 let (nl, nh) = match (lo, hi) {
                     (Val::SpLo(x), Val::SpHi(y)) if x == y => {
@@ -1422,9 +1228,7 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
                         (Val::SpLo(v), Val::SpHi(v))
                     }
                     (Val::Const(l), Val::Const(h)) => {
-                        let v = u16::from_le_bytes([l, h])
-                            .wrapping_sub((sign * k as i32) as u16)
-                            .to_le_bytes();
+                        let v = u16::from_le_bytes([l, h]).wrapping_sub((sign * k as i32) as u16).to_le_bytes();
                         (Val::Const(v[0]), Val::Const(v[1]))
                     }
                     _ => (Val::Unknown, Val::Unknown),
@@ -1433,9 +1237,7 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
                 n.regs[d as usize + 1] = nh;
                 succ.push(next_pc);
             }
-            Instr::Subi { d, .. } | Instr::Sub { d, .. } | Instr::Add { d, .. }
-                if sub_const(&st, instr).is_some() =>
-            {
+            Instr::Subi { d, .. } | Instr::Sub { d, .. } | Instr::Add { d, .. } if sub_const(&st, instr).is_some() => {
                 let k = sub_const(&st, instr).unwrap();
                 n.regs[d as usize] = match st.regs[d as usize] {
                     Val::SpLo(x) => Val::SpLo(x + k),
@@ -1444,17 +1246,11 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
                 };
                 succ.push(next_pc);
             }
-            Instr::Sbci { d, .. } | Instr::Sbc { d, .. } | Instr::Adc { d, .. }
-                if sub_const(&st, instr).is_some() =>
-            {
+            Instr::Sbci { d, .. } | Instr::Sbc { d, .. } | Instr::Adc { d, .. } if sub_const(&st, instr).is_some() => {
                 let k = sub_const(&st, instr).unwrap();
                 // Exact only as the high half of a pair whose low half holds
                 // SP: the borrow/carry of the low half is then accounted for.
-                let low = if d % 2 == 1 {
-                    st.regs[d as usize - 1]
-                } else {
-                    Val::Unknown
-                };
+                let low = if d % 2 == 1 { st.regs[d as usize - 1] } else { Val::Unknown };
                 match (low, st.regs[d as usize]) {
                     (Val::SpLo(x), Val::SpHi(_)) => {
                         // Kept in 16 bits, so that `Y + 98 - 98` through
@@ -1486,10 +1282,7 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
         const ARGUMENTS: (u8, u8) = (8, 26);
         const RESULTS: (u8, u8) = (18, 26);
         let escaping: (u8, u8) = match instr {
-            Instr::Push { r }
-            | Instr::St { r, .. }
-            | Instr::Std { r, .. }
-            | Instr::Sts { r, .. } => (r & !1, (r & !1) + 2),
+            Instr::Push { r } | Instr::St { r, .. } | Instr::Std { r, .. } | Instr::Sts { r, .. } => (r & !1, (r & !1) + 2),
             Instr::Rcall { k } if k != 0 => ARGUMENTS,
             Instr::Call { .. } | Instr::Icall | Instr::Ijmp => ARGUMENTS,
             Instr::Rjmp { k } if is_tail_target(cx.rel(pc, k as i32) * 2) => ARGUMENTS,
@@ -1511,11 +1304,7 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
                 // Falling into the next function: the call before it does
                 // not return (`call halt`), or code is shared; either way
                 // that function is analysed on its own.
-                f.notes.push(format!(
-                    "falls through into {} at {:#06x}",
-                    cx.display_name(s * 2),
-                    s * 2
-                ));
+                f.notes.push(format!("falls through into {} at {:#06x}", cx.display_name(s * 2), s * 2));
                 continue;
             }
             match states.get_mut(&s) {
@@ -1599,35 +1388,11 @@ fn writes(i: Instr) -> Vec<u8> {
     };
     match i {
         Movw { d, .. } | Adiw { d, .. } | Sbiw { d, .. } => vec![d, d + 1],
-        Mul { .. } | Muls { .. } | Mulsu { .. } | Fmul { .. } | Fmuls { .. } | Fmulsu { .. } => {
-            vec![0, 1]
-        }
-        Sbc { d, .. }
-        | Add { d, .. }
-        | Sub { d, .. }
-        | Adc { d, .. }
-        | And { d, .. }
-        | Eor { d, .. }
-        | Or { d, .. }
-        | Mov { d, .. }
-        | Sbci { d, .. }
-        | Subi { d, .. }
-        | Ori { d, .. }
-        | Andi { d, .. }
-        | Ldi { d, .. }
-        | Ldd { d, .. }
-        | Lds { d, .. }
-        | Pop { d }
-        | Com { d }
-        | Neg { d }
-        | Swap { d }
-        | Inc { d }
-        | Asr { d }
-        | Lsr { d }
-        | Ror { d }
-        | Dec { d }
-        | In { d, .. }
-        | Bld { d, .. } => vec![d],
+        Mul { .. } | Muls { .. } | Mulsu { .. } | Fmul { .. } | Fmuls { .. } | Fmulsu { .. } => vec![0, 1],
+        Sbc { d, .. } | Add { d, .. } | Sub { d, .. } | Adc { d, .. } | And { d, .. } | Eor { d, .. } | Or { d, .. }
+        | Mov { d, .. } | Sbci { d, .. } | Subi { d, .. } | Ori { d, .. } | Andi { d, .. } | Ldi { d, .. }
+        | Ldd { d, .. } | Lds { d, .. } | Pop { d } | Com { d } | Neg { d } | Swap { d } | Inc { d } | Asr { d }
+        | Lsr { d } | Ror { d } | Dec { d } | In { d, .. } | Bld { d, .. } => vec![d],
         Ld { d, ptr } => {
             let mut v = ptr_regs(ptr);
             v.push(d);
@@ -1658,16 +1423,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(d.recursion, vec![("negamax".to_string(), 12)]);
-        assert_eq!(
-            d.indirect,
-            vec![(
-                "Menu::run".to_string(),
-                vec!["menu_new".to_string(), "menu_load".to_string()]
-            )]
-        );
-        assert!(Declarations::parse("recursion x", "t")
-            .unwrap_err()
-            .contains("t:1"));
+        assert_eq!(d.indirect, vec![("Menu::run".to_string(), vec!["menu_new".to_string(), "menu_load".to_string()])]);
+        assert!(Declarations::parse("recursion x", "t").unwrap_err().contains("t:1"));
         assert!(Declarations::parse("recursion x 0", "t").is_err());
         assert!(Declarations::parse("indirect a b", "t").is_err());
         assert!(Declarations::parse("frobnicate", "t").is_err());
@@ -1676,31 +1433,13 @@ mod tests {
     #[test]
     fn parses_named_depths_and_shared_counts() {
         let c = [("MAX_PLY", 24)];
-        let d = Declarations::parse_with(
-            "recursion a,b MAX_PLY\nrecursion a MAX_PLY-1\nrecursion c MAX_PLY+2\nrecursion e 3",
-            "t",
-            &c,
-        )
-        .unwrap();
-        assert_eq!(
-            d.recursion,
-            vec![
-                ("a,b".into(), 24),
-                ("a".into(), 23),
-                ("c".into(), 26),
-                ("e".into(), 3)
-            ]
-        );
+        let d = Declarations::parse_with("recursion a,b MAX_PLY\nrecursion a MAX_PLY-1\nrecursion c MAX_PLY+2\nrecursion e 3", "t", &c)
+            .unwrap();
+        assert_eq!(d.recursion, vec![("a,b".into(), 24), ("a".into(), 23), ("c".into(), 26), ("e".into(), 3)]);
         assert_eq!(d.recursion_text, ["MAX_PLY", "MAX_PLY-1", "MAX_PLY+2", "3"]);
-        assert!(Declarations::parse_with("recursion a MAX_PLY-24", "t", &c)
-            .unwrap_err()
-            .contains("at least 1"));
-        assert!(Declarations::parse_with("recursion a MAX_PLY-25", "t", &c)
-            .unwrap_err()
-            .contains("negative"));
-        assert!(Declarations::parse_with("recursion a MIN_PLY", "t", &c)
-            .unwrap_err()
-            .contains("MAX_PLY"));
+        assert!(Declarations::parse_with("recursion a MAX_PLY-24", "t", &c).unwrap_err().contains("at least 1"));
+        assert!(Declarations::parse_with("recursion a MAX_PLY-25", "t", &c).unwrap_err().contains("negative"));
+        assert!(Declarations::parse_with("recursion a MIN_PLY", "t", &c).unwrap_err().contains("MAX_PLY"));
         assert!(Declarations::parse_with("recursion a, 3", "t", &c).is_err());
         assert!(matches_any("a,b", "xb", ""));
         assert!(!matches_any("a,b", "c", "d"));
@@ -1715,27 +1454,13 @@ mod tests {
     fn measured(p: &Program) -> u32 {
         let mut avr = emulator::Avr::new(emulator::Config::default());
         avr.load_program(p);
-        let stop = avr.run(emulator::RunLimit::UntilSleep {
-            max_cycles: 1_000_000,
-        });
-        assert!(
-            matches!(
-                stop,
-                emulator::Stop::Sleeping {
-                    interrupts_enabled: false,
-                    ..
-                }
-            ),
-            "{stop:?}"
-        );
+        let stop = avr.run(emulator::RunLimit::UntilSleep { max_cycles: 1_000_000 });
+        assert!(matches!(stop, emulator::Stop::Sleeping { interrupts_enabled: false, .. }), "{stop:?}");
         (0x10FF - avr.min_sp()) as u32
     }
 
     fn root(a: &Analysis, vector: u8) -> &Root {
-        a.roots
-            .iter()
-            .find(|r| r.vector == vector)
-            .unwrap_or_else(|| panic!("no root for vector {vector}"))
+        a.roots.iter().find(|r| r.vector == vector).unwrap_or_else(|| panic!("no root for vector {vector}"))
     }
 
     const CHAIN: &str = r#"
@@ -1768,13 +1493,7 @@ int main(void) { top(); cli(); sleep_cpu(); for (;;) {} }
         assert_eq!(a.total, Bound::Finite(74), "{}", a.report());
         let names: Vec<&str> = root(&a, 0).path.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(&names[names.len() - 4..], ["main", "top", "mid", "leaf"]);
-        let frames: Vec<u32> = root(&a, 0)
-            .path
-            .iter()
-            .rev()
-            .take(3)
-            .map(|s| s.frame)
-            .collect();
+        let frames: Vec<u32> = root(&a, 0).path.iter().rev().take(3).map(|s| s.frame).collect();
         assert_eq!(frames, [12, 22, 32]);
         assert_eq!(measured(&p), 74);
     }
@@ -1879,30 +1598,13 @@ int main(void) { dispatch(); handler = big; dispatch(); cli(); sleep_cpu(); for 
     fn indirect_calls_need_declared_targets() {
         let p = compile("indirect", INDIRECT, &[]);
         let a = analyse(&p, &Declarations::default());
-        assert!(
-            a.indirect_callers.iter().any(|n| n == "dispatch"),
-            "{:?}",
-            a.indirect_callers
-        );
-        assert!(
-            matches!(&a.total, Bound::Infinite(why) if why.contains("through a pointer")),
-            "{:?}",
-            a.total
-        );
+        assert!(a.indirect_callers.iter().any(|n| n == "dispatch"), "{:?}", a.indirect_callers);
+        assert!(matches!(&a.total, Bound::Infinite(why) if why.contains("through a pointer")), "{:?}", a.total);
 
         let decl = Declarations::parse("indirect dispatch -> small big", "t").unwrap();
         let a = analyse(&p, &decl);
         let dispatch = a.functions.values().find(|f| f.name == "dispatch").unwrap();
-        assert_eq!(
-            dispatch.sites,
-            vec![Site {
-                pc: 0x108,
-                depth: 0,
-                kind: EdgeKind::Tail,
-                target: None,
-                slot: None
-            }]
-        );
+        assert_eq!(dispatch.sites, vec![Site { pc: 0x108, depth: 0, kind: EdgeKind::Tail, target: None, slot: None }]);
         assert_eq!(a.total, Bound::Finite(46), "{}", a.report());
         assert_eq!(measured(&p), 46);
     }
@@ -1945,11 +1647,7 @@ int main(void) { call_first(); current = &B; call_first(); mid(); cli(); sleep_c
         let i = &a.indirect[0];
         assert_eq!(i.slot, Some(6), "{}", a.report());
         assert!(!i.declared);
-        let mut names: Vec<&str> = i
-            .targets
-            .iter()
-            .map(|t| a.functions[t].name.as_str())
-            .collect();
+        let mut names: Vec<&str> = i.targets.iter().map(|t| a.functions[t].name.as_str()).collect();
         names.sort();
         assert_eq!(names, ["big", "small"], "{}", a.report());
         assert_eq!(a.total, Bound::Finite(46), "{}", a.report());
@@ -1986,17 +1684,9 @@ int main(void) { peek(); fill(); call_first(); current = &R; call_first(); cli()
     fn pointers_made_in_code_are_those_that_escape() {
         let p = compile("code_pointers", CODE_POINTERS, &[]);
         let a = analyse(&p, &Declarations::default());
-        let names: Vec<&str> = a
-            .code_pointers
-            .iter()
-            .map(|t| a.functions[t].name.as_str())
-            .collect();
+        let names: Vec<&str> = a.code_pointers.iter().map(|t| a.functions[t].name.as_str()).collect();
         assert_eq!(names, ["big"], "{}", a.report());
-        let mut targets: Vec<&str> = a.indirect[0]
-            .targets
-            .iter()
-            .map(|t| a.functions[t].name.as_str())
-            .collect();
+        let mut targets: Vec<&str> = a.indirect[0].targets.iter().map(|t| a.functions[t].name.as_str()).collect();
         targets.sort();
         assert_eq!(targets, ["big", "small"], "{}", a.report());
         assert_eq!(a.total, Bound::Finite(measured(&p)), "{}", a.report());

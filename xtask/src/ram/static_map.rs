@@ -73,10 +73,7 @@ impl StaticMap {
 
     /// First SRAM byte after static data (where the heap would start).
     pub fn static_end(&self) -> u32 {
-        [self.data.end(), self.bss.end(), self.noinit.end(), 0x100]
-            .into_iter()
-            .max()
-            .unwrap_or(0x100)
+        [self.data.end(), self.bss.end(), self.noinit.end(), 0x100].into_iter().max().unwrap_or(0x100)
     }
 
     pub fn from_program(p: &Program) -> StaticMap {
@@ -85,26 +82,18 @@ impl StaticMap {
             syms.sections
                 .iter()
                 .find(|s| s.name == name)
-                .map(|s| Region {
-                    start: s.start,
-                    size: s.size,
-                })
+                .map(|s| Region { start: s.start, size: s.size })
                 .unwrap_or_default()
         };
         let text = sec(".text");
-        let addr = |name: &str| {
-            syms.lookup(name)
-                .filter(|s| s.space == Space::Flash)
-                .map(|s| s.address)
-        };
+        let addr = |name: &str| syms.lookup(name).filter(|s| s.space == Space::Flash).map(|s| s.address);
 
         let vectors = match addr("__trampolines_start") {
             Some(a) => a,
             None => {
                 let mut n = 0u32;
                 while (n as usize * 4 + 4) <= p.flash.len() {
-                    let w =
-                        u16::from_le_bytes([p.flash[n as usize * 4], p.flash[n as usize * 4 + 1]]);
+                    let w = u16::from_le_bytes([p.flash[n as usize * 4], p.flash[n as usize * 4 + 1]]);
                     let is_jmp = (w & 0xFE0E) == 0x940C || (w & 0xF000) == 0xC000;
                     if !is_jmp {
                         break;
@@ -115,14 +104,8 @@ impl StaticMap {
             }
         };
         let progmem_range = match (addr("__trampolines_end"), addr("__ctors_start")) {
-            (Some(a), Some(b)) if b >= a => Region {
-                start: a,
-                size: b - a,
-            },
-            _ => Region {
-                start: vectors,
-                size: 0,
-            },
+            (Some(a), Some(b)) if b >= a => Region { start: a, size: b - a },
+            _ => Region { start: vectors, size: 0 },
         };
         let in_progmem = |a: u32| a >= progmem_range.start && a < progmem_range.end();
 
@@ -143,24 +126,14 @@ impl StaticMap {
                     } else {
                         "code"
                     };
-                    flash_symbols.push(Item {
-                        name,
-                        address: s.address,
-                        size: s.size,
-                        section: class.into(),
-                    });
+                    flash_symbols.push(Item { name, address: s.address, size: s.size, section: class.into() });
                 }
                 Space::Data => {
                     let section = syms
                         .section_of(Space::Data, s.address)
                         .map(|sec| sec.name.clone())
                         .unwrap_or_else(|| "?".into());
-                    ram_symbols.push(Item {
-                        name,
-                        address: s.address,
-                        size: s.size,
-                        section,
-                    });
+                    ram_symbols.push(Item { name, address: s.address, size: s.size, section });
                 }
                 _ => {}
             }
@@ -169,16 +142,9 @@ impl StaticMap {
         flash_symbols.sort_by(by_size);
         ram_symbols.sort_by(by_size);
 
-        let book: u32 = flash_symbols
-            .iter()
-            .filter(|i| i.section == "book")
-            .map(|i| i.size)
-            .sum();
-        let book_in_range: u32 = flash_symbols
-            .iter()
-            .filter(|i| i.section == "book" && in_progmem(i.address))
-            .map(|i| i.size)
-            .sum();
+        let book: u32 = flash_symbols.iter().filter(|i| i.section == "book").map(|i| i.size).sum();
+        let book_in_range: u32 =
+            flash_symbols.iter().filter(|i| i.section == "book" && in_progmem(i.address)).map(|i| i.size).sum();
         let objects_outside: u32 = flash_symbols
             .iter()
             .filter(|i| i.section == "progmem" && !in_progmem(i.address))
@@ -216,11 +182,7 @@ impl StaticMap {
         );
         let _ = writeln!(s, "  top SRAM consumers:");
         for i in self.ram_symbols.iter().take(top) {
-            let _ = writeln!(
-                s,
-                "    {:>6} B  {:<8} {:#06x}  {}",
-                i.size, i.section, i.address, i.name
-            );
+            let _ = writeln!(s, "    {:>6} B  {:<8} {:#06x}  {}", i.size, i.section, i.address, i.name);
         }
         let _ = writeln!(
             s,
@@ -234,11 +196,7 @@ impl StaticMap {
         );
         let _ = writeln!(s, "  top flash consumers:");
         for i in self.flash_symbols.iter().take(top) {
-            let _ = writeln!(
-                s,
-                "    {:>6} B  {:<8} {:#06x}  {}",
-                i.size, i.section, i.address, i.name
-            );
+            let _ = writeln!(s, "    {:>6} B  {:<8} {:#06x}  {}", i.size, i.section, i.address, i.name);
         }
         s
     }
@@ -279,23 +237,13 @@ int main(void) {
         assert_eq!(m.bss.size, 202);
         assert_eq!(m.static_ram(), 212);
         assert_eq!(m.flash(), m.text + 10);
-        let find = |n: &str| {
-            m.flash_symbols
-                .iter()
-                .find(|i| i.name == n)
-                .unwrap()
-                .section
-                .clone()
-        };
+        let find = |n: &str| m.flash_symbols.iter().find(|i| i.name == n).unwrap().section.clone();
         assert_eq!(find("OPENING_BOOK"), "book");
         assert_eq!(find("table"), "progmem");
         assert_eq!(find("main"), "code");
         assert_eq!(m.ram_symbols[0].name, "zeroed");
         assert_eq!(m.ram_symbols[0].section, ".bss");
-        assert!(m
-            .ram_symbols
-            .iter()
-            .any(|i| i.name == "inited" && i.section == ".data"));
+        assert!(m.ram_symbols.iter().any(|i| i.name == "inited" && i.section == ".data"));
         assert!(m.report(5).contains("book 300 B"));
     }
 }

@@ -22,24 +22,13 @@ pub struct Marks {
 }
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 fn short(name: &str) -> String {
     let s = super::stack_bound::short(name);
     if s.len() > 40 {
-        format!(
-            "{}…",
-            &s[..s
-                .char_indices()
-                .take_while(|(i, _)| *i < 39)
-                .last()
-                .map(|(i, c)| i + c.len_utf8())
-                .unwrap_or(0)]
-        )
+        format!("{}…", &s[..s.char_indices().take_while(|(i, _)| *i < 39).last().map(|(i, c)| i + c.len_utf8()).unwrap_or(0)])
     } else {
         s
     }
@@ -82,11 +71,7 @@ impl Bar<'_> {
         } else {
             (x0, self.y - 4.0, "start")
         };
-        let _ = writeln!(
-            self.out,
-            r#"<text x="{x:.2}" y="{y:.1}" text-anchor="{anchor}" font-size="11">{}</text>"#,
-            esc(text)
-        );
+        let _ = writeln!(self.out, r#"<text x="{x:.2}" y="{y:.1}" text-anchor="{anchor}" font-size="11">{}</text>"#, esc(text));
     }
 
     /// A vertical line across the bar with a caption above or below.
@@ -98,11 +83,7 @@ impl Bar<'_> {
             self.y - 14.0,
             self.y + self.h + 4.0
         );
-        let y = if above {
-            self.y - 17.0
-        } else {
-            self.y + self.h + 15.0
-        };
+        let y = if above { self.y - 17.0 } else { self.y + self.h + 15.0 };
         let _ = writeln!(
             self.out,
             r#"<text x="{x:.2}" y="{y:.1}" text-anchor="end" font-size="11" fill="{color}">{}</text>"#,
@@ -123,11 +104,7 @@ impl Bar<'_> {
                 self.y + self.h,
                 ly - 9.0
             );
-            let anchor = if x > LEFT + WIDTH * 0.7 {
-                "end"
-            } else {
-                "start"
-            };
+            let anchor = if x > LEFT + WIDTH * 0.7 { "end" } else { "start" };
             let _ = writeln!(
                 self.out,
                 r#"<text x="{x:.2}" y="{ly:.1}" text-anchor="{anchor}" font-size="10">{} ({size} B)</text>"#,
@@ -153,55 +130,22 @@ pub fn render(map: &StaticMap, marks: &Marks) -> String {
         r#"<text x="{LEFT}" y="24" font-size="14" font-weight="bold">SRAM 0x0100..0x10FF (4096 B): static {} B, measured stack {} B, static bound {}</text>"#,
         map.static_ram(),
         stack_used,
-        marks
-            .bound
-            .map(|b| format!("{b} B"))
-            .unwrap_or_else(|| "unbounded".into())
+        marks.bound.map(|b| format!("{b} B")).unwrap_or_else(|| "unbounded".into())
     );
     {
-        let mut bar = Bar {
-            out: &mut out,
-            y: 56.0,
-            h: 34.0,
-            origin: RAM_START,
-            bytes: RAM_BYTES,
-        };
+        let mut bar = Bar { out: &mut out, y: 56.0, h: 34.0, origin: RAM_START, bytes: RAM_BYTES };
         bar.rect(RAM_START, RAM_END + 1, "#eeeeee", "free");
-        bar.rect(
-            map.data.start,
-            map.data.end(),
-            "#4e79a7",
-            &format!(".data {} B", map.data.size),
-        );
-        bar.rect(
-            map.bss.start,
-            map.bss.end(),
-            "#59a14f",
-            &format!(".bss {} B", map.bss.size),
-        );
-        bar.rect(
-            map.noinit.start,
-            map.noinit.end(),
-            "#b07aa1",
-            &format!(".noinit {} B", map.noinit.size),
-        );
+        bar.rect(map.data.start, map.data.end(), "#4e79a7", &format!(".data {} B", map.data.size));
+        bar.rect(map.bss.start, map.bss.end(), "#59a14f", &format!(".bss {} B", map.bss.size));
+        bar.rect(map.noinit.start, map.noinit.end(), "#b07aa1", &format!(".noinit {} B", map.noinit.size));
         if stack_used > 0 {
-            bar.rect(
-                RAM_END + 1 - stack_used,
-                RAM_END + 1,
-                "#f28e2b",
-                &format!("stack (measured) {stack_used} B"),
-            );
+            bar.rect(RAM_END + 1 - stack_used, RAM_END + 1, "#f28e2b", &format!("stack (measured) {stack_used} B"));
         }
         let static_end = map.static_end();
         let free_start = static_end;
         let free_end = RAM_END + 1 - stack_used;
         if free_end > free_start {
-            bar.region_label(
-                free_start,
-                free_end,
-                &format!("free {} B", free_end - free_start),
-            );
+            bar.region_label(free_start, free_end, &format!("free {} B", free_end - free_start));
         }
         if stack_used > 0 {
             bar.region_label(RAM_END + 1 - stack_used, RAM_END + 1, "stack");
@@ -210,12 +154,7 @@ pub fn render(map: &StaticMap, marks: &Marks) -> String {
             bar.region_label(RAM_START, static_end, "static");
         }
         if let Some(sp) = marks.min_sp {
-            bar.line(
-                sp as u32 + 1,
-                "#d62728",
-                &format!("high-water {stack_used} B"),
-                true,
-            );
+            bar.line(sp as u32 + 1, "#d62728", &format!("high-water {stack_used} B"), true);
         }
         if let Some(b) = marks.bound {
             let at = (RAM_END + 1).saturating_sub(b).max(RAM_START);
@@ -225,10 +164,7 @@ pub fn render(map: &StaticMap, marks: &Marks) -> String {
         // and the stack: the stack must never enter this zone.
         let margin = 4096u32.saturating_sub(marks.budget);
         if margin > 0 {
-            let (x0, x1) = (
-                bar.x(static_end),
-                bar.x((static_end + margin).min(RAM_END + 1)),
-            );
+            let (x0, x1) = (bar.x(static_end), bar.x((static_end + margin).min(RAM_END + 1)));
             let _ = writeln!(
                 bar.out,
                 r##"<rect x="{x0:.2}" y="{:.1}" width="{:.2}" height="{:.1}" fill="none" stroke="#d62728" stroke-width="1" stroke-dasharray="3,2"><title>margin the stack must not enter: {margin} B</title></rect>"##,
@@ -266,63 +202,24 @@ pub fn render(map: &StaticMap, marks: &Marks) -> String {
         map.data.size
     );
     {
-        let mut bar = Bar {
-            out: &mut out,
-            y: 296.0,
-            h: 34.0,
-            origin: 0,
-            bytes: FLASH_BYTES,
-        };
+        let mut bar = Bar { out: &mut out, y: 296.0, h: 34.0, origin: 0, bytes: FLASH_BYTES };
         bar.rect(0, 65536, "#eeeeee", "free");
         bar.rect(0, map.text, "#4e79a7", &format!("code {} B", map.code));
-        bar.rect(
-            map.progmem_range.start,
-            map.progmem_range.end(),
-            "#edc948",
-            &format!("progmem {} B", map.progmem),
-        );
+        bar.rect(map.progmem_range.start, map.progmem_range.end(), "#edc948", &format!("progmem {} B", map.progmem));
         for i in map.flash_symbols.iter().filter(|i| i.section == "progmem") {
-            bar.rect(
-                i.address,
-                i.address + i.size,
-                "#edc948",
-                &format!("{} {} B", i.name, i.size),
-            );
+            bar.rect(i.address, i.address + i.size, "#edc948", &format!("{} {} B", i.name, i.size));
         }
         for i in map.flash_symbols.iter().filter(|i| i.section == "book") {
-            bar.rect(
-                i.address,
-                i.address + i.size,
-                "#e15759",
-                &format!("book {} {} B", i.name, i.size),
-            );
+            bar.rect(i.address, i.address + i.size, "#e15759", &format!("book {} {} B", i.name, i.size));
         }
-        bar.rect(
-            0,
-            map.vectors,
-            "#76b7b2",
-            &format!("vectors {} B", map.vectors),
-        );
-        bar.rect(
-            map.text,
-            map.text + map.data.size,
-            "#9c755f",
-            &format!(".data image {} B", map.data.size),
-        );
-        bar.region_label(
-            map.flash(),
-            65536,
-            &format!("free {} B", 65536u32.saturating_sub(map.flash())),
-        );
+        bar.rect(0, map.vectors, "#76b7b2", &format!("vectors {} B", map.vectors));
+        bar.rect(map.text, map.text + map.data.size, "#9c755f", &format!(".data image {} B", map.data.size));
+        bar.region_label(map.flash(), 65536, &format!("free {} B", 65536u32.saturating_sub(map.flash())));
         if map.text > 0 {
             bar.region_label(0, map.text, "code");
         }
-        let labels: Vec<(u32, u32, String)> = map
-            .flash_symbols
-            .iter()
-            .take(6)
-            .map(|i| (i.address, i.size, i.name.clone()))
-            .collect();
+        let labels: Vec<(u32, u32, String)> =
+            map.flash_symbols.iter().take(6).map(|i| (i.address, i.size, i.name.clone())).collect();
         bar.symbol_labels(&labels);
     }
 
@@ -340,15 +237,8 @@ pub fn render(map: &StaticMap, marks: &Marks) -> String {
     ];
     for (i, (color, name)) in legend.iter().enumerate() {
         let x = LEFT + i as f64 * 112.0;
-        let _ = writeln!(
-            out,
-            r##"<rect x="{x}" y="446" width="12" height="12" fill="{color}" stroke="#333" stroke-width="0.3"/>"##
-        );
-        let _ = writeln!(
-            out,
-            r#"<text x="{}" y="456" font-size="11">{name}</text>"#,
-            x + 16.0
-        );
+        let _ = writeln!(out, r##"<rect x="{x}" y="446" width="12" height="12" fill="{color}" stroke="#333" stroke-width="0.3"/>"##);
+        let _ = writeln!(out, r#"<text x="{}" y="456" font-size="11">{name}</text>"#, x + 16.0);
     }
     out.push_str("</svg>\n");
     out
@@ -362,43 +252,19 @@ mod tests {
     #[test]
     fn renders_well_formed_svg() {
         let map = StaticMap {
-            data: Region {
-                start: 0x100,
-                size: 36,
-            },
-            bss: Region {
-                start: 0x124,
-                size: 206,
-            },
-            noinit: Region {
-                start: 0x1f2,
-                size: 0,
-            },
-            ram_symbols: vec![Item {
-                name: "a::b::<T as C>::RX".into(),
-                address: 0x127,
-                size: 132,
-                section: ".bss".into(),
-            }],
+            data: Region { start: 0x100, size: 36 },
+            bss: Region { start: 0x124, size: 206 },
+            noinit: Region { start: 0x1f2, size: 0 },
+            ram_symbols: vec![Item { name: "a::b::<T as C>::RX".into(), address: 0x127, size: 132, section: ".bss".into() }],
             text: 8678,
             vectors: 112,
             progmem: 324,
             book: 0,
             code: 8242,
-            progmem_range: Region {
-                start: 0x70,
-                size: 324,
-            },
+            progmem_range: Region { start: 0x70, size: 324 },
             flash_symbols: vec![],
         };
-        let svg = render(
-            &map,
-            &Marks {
-                min_sp: Some(0x1000),
-                bound: Some(400),
-                budget: 3840,
-            },
-        );
+        let svg = render(&map, &Marks { min_sp: Some(0x1000), bound: Some(400), budget: 3840 });
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
         assert!(svg.contains("&lt;T as C&gt;"), "names are escaped");
         assert!(svg.contains("high-water 255 B") && svg.contains("static bound 400 B"));

@@ -39,10 +39,7 @@ impl Workload for BootSplash {
         rig.run_ms(1000)?;
         let row = rig.lcd()[1].clone();
         if !row.starts_with("Your move") {
-            return Err(format!(
-                "after the splash the LCD shows {:?}, not the game screen",
-                rig.lcd()
-            ));
+            return Err(format!("after the splash the LCD shows {:?}, not the game screen", rig.lcd()));
         }
         Ok(Stop::CycleLimit)
     }
@@ -62,25 +59,12 @@ impl Workload for Search {
 
     fn run(&self, rig: &mut Rig) -> R<Stop> {
         rig.ok(&format!("fen {}", self.fen))?;
-        let s = rig.go(
-            &format!("movetime {}", self.movetime_ms),
-            self.movetime_ms + 10_000,
-        )?;
+        let s = rig.go(&format!("movetime {}", self.movetime_ms), self.movetime_ms + 10_000)?;
         let l = s.last();
         rig.notes.push(if s.infos.is_empty() {
-            format!(
-                "no iteration completed in {:.1} s (no info line), bestmove {}",
-                s.seconds(),
-                s.bestmove
-            )
+            format!("no iteration completed in {:.1} s (no info line), bestmove {}", s.seconds(), s.bestmove)
         } else {
-            format!(
-                "depth {} seldepth {}, {} nodes in {:.1} s",
-                l.depth,
-                s.max_seldepth(),
-                l.nodes,
-                s.seconds()
-            )
+            format!("depth {} seldepth {}, {} nodes in {:.1} s", l.depth, s.max_seldepth(), l.nodes, s.seconds())
         });
         Ok(Stop::CycleLimit)
     }
@@ -92,21 +76,9 @@ impl Workload for Search {
 pub fn deep_searches() -> Vec<Search> {
     const MS: u64 = 180_000;
     vec![
-        Search {
-            what: "deep search: Kiwipete",
-            fen: "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            movetime_ms: MS,
-        },
-        Search {
-            what: "deep search: QGD Orthodox",
-            fen: "rnbq1rk1/ppp1bppp/4pn2/3p2B1/2PP4/2N1PN2/PP3PPP/R2QKB1R b KQ - 0 1",
-            movetime_ms: MS,
-        },
-        Search {
-            what: "deep search: Bratko-Kopec 09",
-            fen: "2kr1bnr/pbpq4/2n1pp2/3p3p/3P1P1B/2N2N1Q/PPP3PP/2KR1B1R w - - 0 1",
-            movetime_ms: MS,
-        },
+        Search { what: "deep search: Kiwipete", fen: "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", movetime_ms: MS },
+        Search { what: "deep search: QGD Orthodox", fen: "rnbq1rk1/ppp1bppp/4pn2/3p2B1/2PP4/2N1PN2/PP3PPP/R2QKB1R b KQ - 0 1", movetime_ms: MS },
+        Search { what: "deep search: Bratko-Kopec 09", fen: "2kr1bnr/pbpq4/2n1pp2/3p3p/3P1P1B/2N2N1Q/PPP3PP/2KR1B1R w - - 0 1", movetime_ms: MS },
     ]
 }
 
@@ -116,32 +88,12 @@ pub fn deep_searches() -> Vec<Search> {
 pub fn quiescence_searches() -> Vec<Search> {
     const MS: u64 = 20_000;
     vec![
-        Search {
-            what: "quiescence: WAC.050",
-            fen: "k4r2/1R4pb/1pQp1n1p/3P4/5p1P/3P2P1/r1q1R2K/8 w - - 0 1",
-            movetime_ms: MS,
-        },
-        Search {
-            what: "quiescence: WAC.070",
-            fen: "2kr3r/pppq1ppp/3p1n2/bQ2p3/1n1PP3/1PN1BN1P/1PP2PP1/2KR3R b - - 0 1",
-            movetime_ms: MS,
-        },
-        Search {
-            what: "quiescence: WAC.059",
-            fen: "r1b2rk1/2p1qnbp/p1pp2p1/5p2/2PQP3/1PN2N1P/PB3PP1/3R1RK1 w - - 0 1",
-            movetime_ms: MS,
-        },
-        Search {
-            what: "quiescence: WAC.044",
-            fen: "3rb1k1/pq3pbp/4n1p1/3p4/2N5/2P2QB1/PP3PPP/1B1R2K1 b - - 0 1",
-            movetime_ms: MS,
-        },
+        Search { what: "quiescence: WAC.050", fen: "k4r2/1R4pb/1pQp1n1p/3P4/5p1P/3P2P1/r1q1R2K/8 w - - 0 1", movetime_ms: MS },
+        Search { what: "quiescence: WAC.070", fen: "2kr3r/pppq1ppp/3p1n2/bQ2p3/1n1PP3/1PN1BN1P/1PP2PP1/2KR3R b - - 0 1", movetime_ms: MS },
+        Search { what: "quiescence: WAC.059", fen: "r1b2rk1/2p1qnbp/p1pp2p1/5p2/2PQP3/1PN2N1P/PB3PP1/3R1RK1 w - - 0 1", movetime_ms: MS },
+        Search { what: "quiescence: WAC.044", fen: "3rb1k1/pq3pbp/4n1p1/3p4/2N5/2P2QB1/PP3PPP/1B1R2K1 b - - 0 1", movetime_ms: MS },
         // Every piece attacked, pawns one step from queening on both sides.
-        Search {
-            what: "quiescence: capture storm",
-            fen: "r1b1k2r/1P1n1pPp/2n1p3/q1bpN1B1/1Q1Pn3/2N1Pb2/Pp3PpP/R3KB1R w KQkq - 0 1",
-            movetime_ms: MS,
-        },
+        Search { what: "quiescence: capture storm", fen: "r1b1k2r/1P1n1pPp/2n1p3/q1bpN1B1/1Q1Pn3/2N1Pb2/Pp3PpP/R3KB1R w KQkq - 0 1", movetime_ms: MS },
     ]
 }
 
@@ -165,10 +117,7 @@ impl Workload for SerialGame {
             if !played.is_empty() {
                 rig.ok(&format!("moves {}", played.join(" ")))?;
             }
-            let s = rig.go(
-                &format!("wtime {wtime} btime {btime} winc 1000 binc 1000"),
-                70_000,
-            )?;
+            let s = rig.go(&format!("wtime {wtime} btime {btime} winc 1000 binc 1000"), 70_000)?;
             let used = s.cycles() / (crate::rig::CLOCK_HZ as u64 / 1000);
             if ply % 2 == 0 {
                 wtime = (wtime + 1000).saturating_sub(used).max(1000);
@@ -207,10 +156,7 @@ impl Workload for SerialGame {
         rig.link.send_line("stop");
         rig.finish_go(search, "go ponder", 10_000)?;
         if !rig.heard.iter().any(|l| l == "error busy") {
-            return Err(format!(
-                "`fen?` during a search was not answered `error busy`; heard {:?}",
-                rig.heard
-            ));
+            return Err(format!("`fen?` during a search was not answered `error busy`; heard {:?}", rig.heard));
         }
         // The built-in benchmark (four positions) at a small depth.
         rig.link.send_line("bench 2");
@@ -238,10 +184,7 @@ fn press_until(rig: &mut Rig, key: &str, max: usize, row: usize, ok: impl Fn(&st
         }
         rig.keys(key)?;
     }
-    Err(format!(
-        "pressing {key} {max} times never got the LCD there; it shows {:?}",
-        rig.lcd()
-    ))
+    Err(format!("pressing {key} {max} times never got the LCD there; it shows {:?}", rig.lcd()))
 }
 
 /// The menu must show `item` (row 0 `>Item ...`).
@@ -250,10 +193,7 @@ fn expect_menu(rig: &Rig, item: &str) -> R {
     if row.starts_with(&format!(">{item}")) {
         Ok(())
     } else {
-        Err(format!(
-            "expected the menu on {item}, the LCD shows {:?}",
-            rig.lcd()
-        ))
+        Err(format!("expected the menu on {item}, the LCD shows {:?}", rig.lcd()))
     }
 }
 
@@ -288,10 +228,7 @@ impl Workload for KeypadGame {
         let before = rig.lcd()[1].clone();
         rig.keys("E")?;
         if rig.lcd()[1] == before {
-            return Err(format!(
-                "Guess did not toggle; the LCD shows {:?}",
-                rig.lcd()
-            ));
+            return Err(format!("Guess did not toggle; the LCD shows {:?}", rig.lcd()));
         }
         rig.keys("D D")?;
         expect_menu(rig, "Swap")?;
@@ -300,10 +237,7 @@ impl Workload for KeypadGame {
         rig.run_ms(5000)?;
         let moved = rig.lcd()[0].trim_end().to_string();
         if !moved.starts_with("7.") {
-            return Err(format!(
-                "the computer did not move after Swap; the LCD shows {:?}",
-                rig.lcd()
-            ));
+            return Err(format!("the computer did not move after Swap; the LCD shows {:?}", rig.lcd()));
         }
         rig.notes.push(format!("computer played {moved:?}"));
         // MENU while pondering: the ponder stops, the menu opens on Move.
@@ -315,8 +249,7 @@ impl Workload for KeypadGame {
         expect_menu(rig, "Hint")?;
         rig.keys("E")?;
         rig.run_ms(3500)?;
-        rig.notes
-            .push(format!("hint {:?}", rig.lcd()[0].trim_end()));
+        rig.notes.push(format!("hint {:?}", rig.lcd()[0].trim_end()));
         // Take back the computer's move: it is to move again, thinks, moves, ponders.
         rig.keys("M D D D D")?;
         expect_menu(rig, "Back")?;

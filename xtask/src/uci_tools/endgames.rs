@@ -142,19 +142,11 @@ fn random_position(ending: Ending, strong: Color, rng: &mut SplitMix) -> String 
             }
         }
         let (strong_king, lone_king) = (squares[0], squares[1]);
-        if squares[2..].iter().any(|&s| king_step(s, lone_king))
-            || king_step(strong_king, lone_king)
-        {
+        if squares[2..].iter().any(|&s| king_step(s, lone_king)) || king_step(strong_king, lone_king) {
             continue;
         }
         let mut board = [None::<char>; 64];
-        let case = |c: char| {
-            if strong == Color::White {
-                c
-            } else {
-                c.to_ascii_lowercase()
-            }
-        };
+        let case = |c: char| if strong == Color::White { c } else { c.to_ascii_lowercase() };
         board[strong_king] = Some(case('K'));
         board[lone_king] = Some(if strong == Color::White { 'k' } else { 'K' });
         for (i, &c) in ending.officers().iter().enumerate() {
@@ -182,10 +174,7 @@ fn random_position(ending: Ending, strong: Color, rng: &mut SplitMix) -> String 
                 placement.push('/');
             }
         }
-        let fen = format!(
-            "{placement} {} - - 0 1",
-            if strong == Color::White { 'w' } else { 'b' }
-        );
+        let fen = format!("{placement} {} - - 0 1", if strong == Color::White { 'w' } else { 'b' });
         // Shakmaty refuses the lone king in check with the other side to move.
         if parse(&fen).is_ok() {
             return fen;
@@ -195,8 +184,7 @@ fn random_position(ending: Ending, strong: Color, rng: &mut SplitMix) -> String 
 
 fn parse(fen: &str) -> std::result::Result<Chess, String> {
     let f: Fen = fen.parse().map_err(|e| format!("bad FEN {fen}: {e}"))?;
-    f.into_position(CastlingMode::Standard)
-        .map_err(|e| format!("illegal position {fen}: {e}"))
+    f.into_position(CastlingMode::Standard).map_err(|e| format!("illegal position {fen}: {e}"))
 }
 
 /// The start positions: `count` per ending, the strong side white and
@@ -207,11 +195,7 @@ fn start_positions(endings: &[Ending], count: usize, seed: u64) -> Vec<(Ending, 
         // One stream per ending: adding an ending leaves the others' positions alone.
         let mut rng = SplitMix(seed ^ (ending as u64 + 1).wrapping_mul(0xA076_1D64_78BD_642F));
         for i in 0..count {
-            let strong = if i % 2 == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
+            let strong = if i % 2 == 0 { Color::White } else { Color::Black };
             out.push((ending, random_position(ending, strong, &mut rng)));
         }
     }
@@ -243,9 +227,7 @@ fn verdict(pos: &Chess, strong: Color, strong_moves: usize, reps: u32) -> Option
         return Some(Outcome::Failed("stalemate".into()));
     }
     if pos.is_insufficient_material() {
-        return Some(Outcome::Failed(
-            "a man was lost: insufficient material".into(),
-        ));
+        return Some(Outcome::Failed("a man was lost: insufficient material".into()));
     }
     if pos.halfmoves() >= 100 {
         return Some(Outcome::Failed("fifty-move rule".into()));
@@ -282,9 +264,7 @@ impl Accuracy {
             table.plies_to_mate(&p)
         };
         let Some(got) = after(mv) else { return };
-        let Some(best) = pos.legal_moves().into_iter().filter_map(after).min() else {
-            return;
-        };
+        let Some(best) = pos.legal_moves().into_iter().filter_map(after).min() else { return };
         self.moves += 1;
         self.optimal += u32::from(got == best);
         self.plies_lost += u32::from(got - best);
@@ -306,11 +286,7 @@ impl Accuracy {
         match moves.get(self.worst_at) {
             // The strong side moves first: its moves are the even plies.
             Some(m) if self.worst_lost > 0 => {
-                format!(
-                    "; worst: move {} {m}, {} plies to mate lost",
-                    self.worst_at / 2 + 1,
-                    self.worst_lost
-                )
+                format!("; worst: move {} {m}, {} plies to mate lost", self.worst_at / 2 + 1, self.worst_lost)
             }
             _ => String::new(),
         }
@@ -359,16 +335,8 @@ fn play_out(
         }
         let position = position_command(Some(fen), moves);
         let (engine, go, who) = match &mut defender {
-            _ if pos.turn() == strong => (
-                &mut *test,
-                format!("go movetime {}", args.movetime),
-                "engine under test",
-            ),
-            Defender::Engine(d) => (
-                &mut **d,
-                format!("go nodes {}", args.defender_nodes),
-                "defender",
-            ),
+            _ if pos.turn() == strong => (&mut *test, format!("go movetime {}", args.movetime), "engine under test"),
+            Defender::Engine(d) => (&mut **d, format!("go nodes {}", args.defender_nodes), "defender"),
             Defender::Table(table) => {
                 // verdict() above found a legal move: the lone king is neither mated nor stalemated.
                 let Some(mv) = table.best_defence(&pos) else {
@@ -381,18 +349,9 @@ fn play_out(
         };
         let best = match engine.search(&position, &go, timeout) {
             Ok(r) => r.best,
-            Err(e) => {
-                return Outcome::EngineFailed(format!(
-                    "{who} failed: {}",
-                    e.lines().next().unwrap_or("")
-                ))
-            }
+            Err(e) => return Outcome::EngineFailed(format!("{who} failed: {}", e.lines().next().unwrap_or(""))),
         };
-        let Some(mv) = best
-            .parse::<UciMove>()
-            .ok()
-            .and_then(|u| u.to_move(&pos).ok())
-        else {
+        let Some(mv) = best.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
             let now = Fen::from_position(&pos, EnPassantMode::Legal);
             return Outcome::Failed(format!("{who} played an illegal move `{best}` in {now}"));
         };
@@ -436,10 +395,9 @@ pub fn run(args: Args) -> Result {
             return Err("--defender-cmd names a UCI defender: not with --defender tablebase".into())
         }
         (Some(c), DefenderKind::Stockfish) => Some(super::uci_client::split_command(c)),
-        (None, DefenderKind::Stockfish) => Some(vec![crate::setup::debian_engine(
-            "stockfish",
-            "the defender of `endgames`",
-        )?]),
+        (None, DefenderKind::Stockfish) => {
+            Some(vec![crate::setup::debian_engine("stockfish", "the defender of `endgames`")?])
+        }
         (None, DefenderKind::Tablebase) => None,
     };
     // The tables measure every play-out against the optimum, whoever defends.
@@ -493,18 +451,12 @@ pub fn run(args: Args) -> Result {
         if matches!(outcome, Outcome::EngineFailed(_)) {
             *engines = None;
         }
-        let optimum = parse(fen)
-            .ok()
-            .and_then(|p| table.plies_to_mate(&p))
-            .map(|plies| (plies as usize).div_ceil(2));
+        let optimum = parse(fen).ok().and_then(|p| table.plies_to_mate(&p)).map(|plies| (plies as usize).div_ceil(2));
         let best = optimum.map_or("not won".to_string(), |n| format!("{n:>2}"));
         let mut r = results.lock().unwrap();
         let done = r.iter().filter(|o| o.is_some()).count() + 1;
         let line = match &outcome {
-            Outcome::Mated(n) => format!(
-                "ok    mate in {n:>2} (optimum {best}){}",
-                accuracy.worst(&moves)
-            ),
+            Outcome::Mated(n) => format!("ok    mate in {n:>2} (optimum {best}){}", accuracy.worst(&moves)),
             Outcome::Failed(why) | Outcome::EngineFailed(why) => format!(
                 "FAIL  {why}, after {} plies (optimum {best}){}: {}",
                 moves.len(),
@@ -512,11 +464,7 @@ pub fn run(args: Args) -> Result {
                 moves.join(" ")
             ),
         };
-        println!(
-            "[{done:>3}/{}] {:<4} {fen}   {line}",
-            starts.len(),
-            ending.name()
-        );
+        println!("[{done:>3}/{}] {:<4} {fen}   {line}", starts.len(), ending.name());
         r[i] = Some((outcome, optimum, accuracy));
         Ok(())
     };
@@ -557,10 +505,7 @@ pub fn run(args: Args) -> Result {
         lengths.sort_unstable();
         over.sort_unstable();
         let moves = match (lengths.first(), lengths.last()) {
-            (Some(lo), Some(hi)) => format!(
-                "; moves to mate: median {:.1}, min {lo}, max {hi}",
-                median(&lengths)
-            ),
+            (Some(lo), Some(hi)) => format!("; moves to mate: median {:.1}, min {lo}, max {hi}", median(&lengths)),
             _ => String::new(),
         };
         let excess = match (over.first(), over.last()) {
@@ -570,11 +515,7 @@ pub fn run(args: Args) -> Result {
             ),
             _ => String::new(),
         };
-        println!(
-            "{:<4} mated {}/{total} within the fifty-move rule{moves}{excess}",
-            ending.name(),
-            lengths.len()
-        );
+        println!("{:<4} mated {}/{total} within the fifty-move rule{moves}{excess}", ending.name(), lengths.len());
         if accuracy.moves > 0 {
             println!(
                 "{:<4} the strong side's {} moves by the tables: {:.1}% kept the shortest mate, {:.3} plies to mate lost a move, at most {}",
@@ -587,10 +528,7 @@ pub fn run(args: Args) -> Result {
         }
     }
     if failed > 0 {
-        return Err(format!(
-            "{failed} of {} positions not mated (listed above with FAIL)",
-            starts.len()
-        ));
+        return Err(format!("{failed} of {} positions not mated (listed above with FAIL)", starts.len()));
     }
     Ok(())
 }
@@ -606,20 +544,12 @@ mod tests {
         assert_eq!(starts.len(), 120);
         for (i, (ending, fen)) in starts.iter().enumerate() {
             let pos = parse(fen).unwrap();
-            let strong = if i % 40 % 2 == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
+            let strong = if i % 40 % 2 == 0 { Color::White } else { Color::Black };
             assert_eq!(pos.turn(), strong, "{fen}");
             let board = pos.board();
             let lone = board.by_color(!strong);
             assert_eq!(lone.count(), 1, "{fen}");
-            let roles: Vec<Role> = board
-                .by_color(strong)
-                .into_iter()
-                .filter_map(|s| board.role_at(s))
-                .collect();
+            let roles: Vec<Role> = board.by_color(strong).into_iter().filter_map(|s| board.role_at(s)).collect();
             // In shakmaty's order of the roles.
             let want: &[Role] = match ending {
                 Ending::Kqk => &[Role::Queen, Role::King],
@@ -631,10 +561,7 @@ mod tests {
             assert_eq!(got, want, "{fen}");
             // No strong man within the lone king's reach.
             let king = board.king_of(!strong).unwrap();
-            assert!(
-                (shakmaty::attacks::king_attacks(king) & board.by_color(strong)).is_empty(),
-                "{fen}"
-            );
+            assert!((shakmaty::attacks::king_attacks(king) & board.by_color(strong)).is_empty(), "{fen}");
             assert!(!pos.is_game_over(), "{fen}");
         }
     }
@@ -655,25 +582,14 @@ mod tests {
         let mated = parse("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").unwrap();
         assert_eq!(verdict(&mated, strong, 12, 1), Some(Outcome::Mated(12)));
         let stalemate = parse("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
-        assert_eq!(
-            verdict(&stalemate, strong, 12, 1),
-            Some(Outcome::Failed("stalemate".into()))
-        );
+        assert_eq!(verdict(&stalemate, strong, 12, 1), Some(Outcome::Failed("stalemate".into())));
         let lost = parse("7k/8/6K1/8/8/8/8/8 b - - 0 1").unwrap();
-        assert!(
-            matches!(verdict(&lost, strong, 3, 1), Some(Outcome::Failed(w)) if w.contains("insufficient"))
-        );
+        assert!(matches!(verdict(&lost, strong, 3, 1), Some(Outcome::Failed(w)) if w.contains("insufficient")));
         let fifty = parse("7k/8/6K1/8/8/8/8/Q7 b - - 100 80").unwrap();
-        assert_eq!(
-            verdict(&fifty, strong, 50, 1),
-            Some(Outcome::Failed("fifty-move rule".into()))
-        );
+        assert_eq!(verdict(&fifty, strong, 50, 1), Some(Outcome::Failed("fifty-move rule".into())));
         let going = parse("7k/8/6K1/8/8/8/8/Q7 b - - 99 80").unwrap();
         assert_eq!(verdict(&going, strong, 49, 2), None);
-        assert_eq!(
-            verdict(&going, strong, 49, 3),
-            Some(Outcome::Failed("threefold repetition".into()))
-        );
+        assert_eq!(verdict(&going, strong, 49, 3), Some(Outcome::Failed("threefold repetition".into())));
     }
 
     #[test]
@@ -685,33 +601,12 @@ mod tests {
         // Qa8# mates at once (0 plies left); after Qa7 it takes two more
         // (Kg8 Qg7#): two plies lost.
         a.add(&kqk, &pos, uci("a2a8"), 0);
-        assert_eq!(
-            a,
-            Accuracy {
-                moves: 1,
-                optimal: 1,
-                plies_lost: 0,
-                worst_lost: 0,
-                worst_at: 0
-            }
-        );
+        assert_eq!(a, Accuracy { moves: 1, optimal: 1, plies_lost: 0, worst_lost: 0, worst_at: 0 });
         assert_eq!(a.worst(&["a2a8".into()]), "");
         a.add(&kqk, &pos, uci("a2a7"), 2);
-        assert_eq!(
-            a,
-            Accuracy {
-                moves: 2,
-                optimal: 1,
-                plies_lost: 2,
-                worst_lost: 2,
-                worst_at: 2
-            }
-        );
+        assert_eq!(a, Accuracy { moves: 2, optimal: 1, plies_lost: 2, worst_lost: 2, worst_at: 2 });
         let moves = ["a2a8", "h8g8", "a2a7"].map(String::from);
-        assert_eq!(
-            a.worst(&moves),
-            "; worst: move 2 a2a7, 2 plies to mate lost"
-        );
+        assert_eq!(a.worst(&moves), "; worst: move 2 a2a7, 2 plies to mate lost");
         // Qg8+ gives the queen away (Kxg8): not won, not judged.
         a.add(&kqk, &pos, uci("a2g8"), 4);
         assert_eq!(a.moves, 2);
@@ -719,10 +614,7 @@ mod tests {
         let mut b = Accuracy::default();
         b.merge(&a);
         b.merge(&a);
-        assert_eq!(
-            (b.moves, b.optimal, b.plies_lost, b.worst_lost),
-            (4, 2, 4, 2)
-        );
+        assert_eq!((b.moves, b.optimal, b.plies_lost, b.worst_lost), (4, 2, 4, 2));
     }
 
     #[test]

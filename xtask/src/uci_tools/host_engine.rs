@@ -79,13 +79,9 @@ fn parse_position(rest: &str) -> Result<Position, String> {
     let mut pos = if setup.trim() == "startpos" {
         Position::start()
     } else if let Some(fen) = setup.trim().strip_prefix("fen ") {
-        Position::from_fen(fen.trim().as_bytes())
-            .map_err(|e| format!("bad FEN `{}`: {e:?}", fen.trim()))?
+        Position::from_fen(fen.trim().as_bytes()).map_err(|e| format!("bad FEN `{}`: {e:?}", fen.trim()))?
     } else {
-        return Err(format!(
-            "expected `startpos` or `fen ...`, got `{}`",
-            setup.trim()
-        ));
+        return Err(format!("expected `startpos` or `fen ...`, got `{}`", setup.trim()));
     };
     for m in moves.split_whitespace() {
         let mv = pos.parse_coord(m.as_bytes()).map_err(|e| match e {
@@ -107,12 +103,8 @@ fn parse_go(rest: &str) -> Result<SearchLimits, String> {
         if word == "infinite" {
             return Err("`go infinite` is not supported (no `stop` while searching)".into());
         }
-        let value = words
-            .get(i + 1)
-            .ok_or_else(|| format!("`{word}` needs a value"))?;
-        let number: u64 = value
-            .parse()
-            .map_err(|_| format!("`{word} {value}`: not a number"))?;
+        let value = words.get(i + 1).ok_or_else(|| format!("`{word}` needs a value"))?;
+        let number: u64 = value.parse().map_err(|_| format!("`{word} {value}`: not a number"))?;
         let n32 = number.min(u32::MAX as u64) as u32;
         match word {
             "movetime" => limits.movetime_ms = n32,
@@ -161,11 +153,7 @@ pub fn serve(input: impl BufRead, out: &mut impl Write, nps: u32) -> std::io::Re
             },
             "go" => match parse_go(rest) {
                 Ok(limits) => {
-                    let mut clock = VirtualClock {
-                        micros,
-                        nps,
-                        out: &mut *out,
-                    };
+                    let mut clock = VirtualClock { micros, nps, out: &mut *out };
                     let mut searched = pos.clone();
                     let r = engine.search(&mut searched, &limits, &mut clock);
                     micros = clock.micros;
@@ -203,9 +191,7 @@ mod tests {
     }
 
     fn bestmoves(out: &str) -> Vec<&str> {
-        out.lines()
-            .filter_map(|l| l.strip_prefix("bestmove "))
-            .collect()
+        out.lines().filter_map(|l| l.strip_prefix("bestmove ")).collect()
     }
 
     #[test]
@@ -226,15 +212,9 @@ mod tests {
         p.make_move(p.parse_coord(b"e7e5").unwrap());
         assert!(p.parse_coord(best[0].as_bytes()).is_ok(), "{out}");
         // The illegal move left the position alone: the same position again.
-        assert!(
-            out.contains("error: position: illegal move `e2e5`"),
-            "{out}"
-        );
+        assert!(out.contains("error: position: illegal move `e2e5`"), "{out}");
         assert!(p.parse_coord(best[1].as_bytes()).is_ok(), "{out}");
-        assert!(
-            out.contains("error: position: malformed move `e7`"),
-            "{out}"
-        );
+        assert!(out.contains("error: position: malformed move `e7`"), "{out}");
         assert!(out.contains("error: position: bad FEN"), "{out}");
         assert!(out.contains("unknown command `frobnicate`"), "{out}");
         assert!(out.contains("unknown `go` argument `sideways`"), "{out}");
@@ -250,24 +230,10 @@ mod tests {
         let nodes = |nps: u32| -> u32 {
             let out = session("position startpos\ngo movetime 2000\n", nps);
             assert_eq!(bestmoves(&out).len(), 1, "{out}");
-            let last = out
-                .lines()
-                .rfind(|l| l.starts_with("info depth"))
-                .unwrap_or_else(|| panic!("{out}"));
-            let time: u32 = last
-                .split_whitespace()
-                .skip_while(|w| *w != "time")
-                .nth(1)
-                .unwrap()
-                .parse()
-                .unwrap();
+            let last = out.lines().rfind(|l| l.starts_with("info depth")).unwrap_or_else(|| panic!("{out}"));
+            let time: u32 = last.split_whitespace().skip_while(|w| *w != "time").nth(1).unwrap().parse().unwrap();
             assert!(time <= 2000, "{out}");
-            last.split_whitespace()
-                .skip_while(|w| *w != "nodes")
-                .nth(1)
-                .unwrap()
-                .parse()
-                .unwrap()
+            last.split_whitespace().skip_while(|w| *w != "nodes").nth(1).unwrap().parse().unwrap()
         };
         let slow = nodes(500);
         let fast = nodes(5000);

@@ -152,23 +152,12 @@ const BOOK_POSITIONS_FROM: usize = 6;
 
 /// The openings of a set: (name, UCI moves).
 pub fn openings(set: OpeningSet) -> Result<Vec<(String, Vec<String>)>> {
-    let split = |line: &str| {
-        line.split_whitespace()
-            .map(String::from)
-            .collect::<Vec<_>>()
-    };
+    let split = |line: &str| line.split_whitespace().map(String::from).collect::<Vec<_>>();
     match set {
-        OpeningSet::Main => Ok(OPENINGS
-            .iter()
-            .map(|(name, line)| (name.to_string(), split(line)))
-            .collect()),
+        OpeningSet::Main => Ok(OPENINGS.iter().map(|(name, line)| (name.to_string(), split(line))).collect()),
         OpeningSet::Book => {
             let tree = crate::book::source_tree()?;
-            Ok(tree
-                .leaf_lines()
-                .into_iter()
-                .map(|(line, moves)| (format!("book.txt:{line}"), moves))
-                .collect())
+            Ok(tree.leaf_lines().into_iter().map(|(line, moves)| (format!("book.txt:{line}"), moves)).collect())
         }
         OpeningSet::BookPositions => {
             let tree = crate::book::source_tree()?;
@@ -189,10 +178,7 @@ pub fn openings(set: OpeningSet) -> Result<Vec<(String, Vec<String>)>> {
 pub const OPENINGS: &[(&str, &str)] = &[
     ("Ruy Lopez", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"),
     ("Queen's Gambit Declined", "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6"),
-    (
-        "Sicilian Najdorf",
-        "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6",
-    ),
+    ("Sicilian Najdorf", "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6"),
     ("King's Indian", "d2d4 g8f6 c2c4 g7g6 b1c3 f8g7 e2e4 d7d6"),
     ("French", "e2e4 e7e6 d2d4 d7d5 b1c3 g8f6"),
     ("Caro-Kann", "e2e4 c7c6 d2d4 d7d5 e4e5 c8f5"),
@@ -201,56 +187,26 @@ pub const OPENINGS: &[(&str, &str)] = &[
     ("Slav", "d2d4 d7d5 c2c4 c7c6 g1f3 g8f6 b1c3 d5c4"),
     ("Nimzo-Indian", "d2d4 g8f6 c2c4 e7e6 b1c3 f8b4 e2e3 e8g8"),
     ("Queen's Indian", "d2d4 g8f6 c2c4 e7e6 g1f3 b7b6 g2g3 c8b7"),
-    (
-        "Gruenfeld",
-        "d2d4 g8f6 c2c4 g7g6 b1c3 d7d5 c4d5 f6d5 e2e4 d5c3 b2c3",
-    ),
-    (
-        "Sicilian Dragon",
-        "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 g7g6",
-    ),
-    (
-        "Sicilian Taimanov",
-        "e2e4 c7c5 g1f3 e7e6 d2d4 c5d4 f3d4 b8c6 b1c3 d8c7",
-    ),
-    (
-        "Sicilian Sveshnikov",
-        "e2e4 c7c5 g1f3 b8c6 d2d4 c5d4 f3d4 g8f6 b1c3 e7e5",
-    ),
+    ("Gruenfeld", "d2d4 g8f6 c2c4 g7g6 b1c3 d7d5 c4d5 f6d5 e2e4 d5c3 b2c3"),
+    ("Sicilian Dragon", "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 g7g6"),
+    ("Sicilian Taimanov", "e2e4 c7c5 g1f3 e7e6 d2d4 c5d4 f3d4 b8c6 b1c3 d8c7"),
+    ("Sicilian Sveshnikov", "e2e4 c7c5 g1f3 b8c6 d2d4 c5d4 f3d4 g8f6 b1c3 e7e5"),
     ("Sicilian Alapin", "e2e4 c7c5 c2c3 g8f6 e4e5 f6d5 d2d4 c5d4"),
     ("Scotch", "e2e4 e7e5 g1f3 b8c6 d2d4 e5d4 f3d4 g8f6"),
     ("Petroff", "e2e4 e7e5 g1f3 g8f6 f3e5 d7d6 e5f3 f6e4"),
-    (
-        "Ruy Lopez, Berlin",
-        "e2e4 e7e5 g1f3 b8c6 f1b5 g8f6 e1g1 f6e4",
-    ),
+    ("Ruy Lopez, Berlin", "e2e4 e7e5 g1f3 b8c6 f1b5 g8f6 e1g1 f6e4"),
     ("French Tarrasch", "e2e4 e7e6 d2d4 d7d5 b1d2 c7c5 e4d5 e6d5"),
     ("French Advance", "e2e4 e7e6 d2d4 d7d5 e4e5 c7c5 c2c3 b8c6"),
-    (
-        "Caro-Kann Classical",
-        "e2e4 c7c6 d2d4 d7d5 b1c3 d5e4 c3e4 c8f5",
-    ),
+    ("Caro-Kann Classical", "e2e4 c7c6 d2d4 d7d5 b1c3 d5e4 c3e4 c8f5"),
     ("Pirc", "e2e4 d7d6 d2d4 g8f6 b1c3 g7g6 g1f3 f8g7"),
     ("Scandinavian", "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5 d2d4 g8f6"),
     ("Alekhine", "e2e4 g8f6 e4e5 f6d5 d2d4 d7d6 g1f3 c8g4"),
     ("Dutch Leningrad", "d2d4 f7f5 g2g3 g8f6 f1g2 g7g6 g1f3 f8g7"),
-    (
-        "Modern Benoni",
-        "d2d4 g8f6 c2c4 c7c5 d4d5 e7e6 b1c3 e6d5 c4d5 d7d6",
-    ),
-    (
-        "Queen's Gambit Accepted",
-        "d2d4 d7d5 c2c4 d5c4 g1f3 g8f6 e2e3 e7e6 f1c4 c7c5",
-    ),
+    ("Modern Benoni", "d2d4 g8f6 c2c4 c7c5 d4d5 e7e6 b1c3 e6d5 c4d5 d7d6"),
+    ("Queen's Gambit Accepted", "d2d4 d7d5 c2c4 d5c4 g1f3 g8f6 e2e3 e7e6 f1c4 c7c5"),
     ("London", "d2d4 d7d5 c1f4 g8f6 e2e3 c7c5 c2c3 b8c6"),
-    (
-        "Catalan",
-        "d2d4 g8f6 c2c4 e7e6 g2g3 d7d5 f1g2 f8e7 g1f3 e8g8",
-    ),
-    (
-        "English, Symmetrical",
-        "c2c4 c7c5 b1c3 b8c6 g2g3 g7g6 f1g2 f8g7",
-    ),
+    ("Catalan", "d2d4 g8f6 c2c4 e7e6 g2g3 d7d5 f1g2 f8e7 g1f3 e8g8"),
+    ("English, Symmetrical", "c2c4 c7c5 b1c3 b8c6 g2g3 g7g6 f1g2 f8g7"),
     ("Reti", "g1f3 d7d5 g2g3 g8f6 f1g2 c7c6 e1g1 c8g4"),
 ];
 
@@ -285,12 +241,8 @@ fn play_game(
     let mut pos = Chess::default();
     moves.clear();
     for m in opening {
-        let uci: UciMove = m
-            .parse()
-            .map_err(|_| (Color::White, format!("bad opening move {m}"), 0))?;
-        let mv = uci
-            .to_move(&pos)
-            .map_err(|_| (Color::White, format!("illegal opening move {m}"), 0))?;
+        let uci: UciMove = m.parse().map_err(|_| (Color::White, format!("bad opening move {m}"), 0))?;
+        let mv = uci.to_move(&pos).map_err(|_| (Color::White, format!("illegal opening move {m}"), 0))?;
         pos.play_unchecked(mv);
         moves.push(m.clone());
     }
@@ -329,25 +281,13 @@ fn play_game(
         }
         if moves.len() >= args.max_plies {
             let winner = ply_limit_winner(&pos);
-            let kind = if winner.is_some() {
-                "ply limit, adjudicated on material"
-            } else {
-                "ply limit, drawn"
-            };
-            return Ok(GameEnd {
-                why: format!("{kind} at {fen}"),
-                ..end(winner, kind, moves.len())
-            });
+            let kind = if winner.is_some() { "ply limit, adjudicated on material" } else { "ply limit, drawn" };
+            return Ok(GameEnd { why: format!("{kind} at {fen}"), ..end(winner, kind, moves.len()) });
         }
         let mover = pos.turn();
         let searched = if mover == test_color {
             let position = position_command(None, moves);
-            test.search(
-                &position,
-                &format!("go movetime {}", args.movetime),
-                timeout_test,
-            )
-            .map(|r| r.best)
+            test.search(&position, &format!("go movetime {}", args.movetime), timeout_test).map(|r| r.best)
         } else {
             reference.best_move(moves, args)
         };
@@ -359,13 +299,7 @@ fn play_game(
             .parse::<UciMove>()
             .ok()
             .and_then(|u| u.to_move(&pos).ok())
-            .ok_or_else(|| {
-                (
-                    mover,
-                    format!("illegal move `{best}` in {fen}"),
-                    moves.len(),
-                )
-            })?;
+            .ok_or_else(|| (mover, format!("illegal move `{best}` in {fen}"), moves.len()))?;
         moves.push(mv.to_uci(CastlingMode::Standard).to_string());
         pos.play_unchecked(mv);
     }
@@ -384,16 +318,10 @@ fn ply_limit_winner(pos: &Chess) -> Option<Color> {
     let board = pos.board();
     let worth = |c: Color| {
         let mine = board.by_color(c);
-        [
-            (board.pawns(), 1),
-            (board.knights(), 3),
-            (board.bishops(), 3),
-            (board.rooks(), 5),
-            (board.queens(), 9),
-        ]
-        .iter()
-        .map(|&(set, value)| (set & mine).count() as i32 * value)
-        .sum::<i32>()
+        [(board.pawns(), 1), (board.knights(), 3), (board.bishops(), 3), (board.rooks(), 5), (board.queens(), 9)]
+            .iter()
+            .map(|&(set, value)| (set & mine).count() as i32 * value)
+            .sum::<i32>()
     };
     let lead = worth(Color::White) - worth(Color::Black);
     if lead >= ADJUDICATION_LEAD {
@@ -429,19 +357,10 @@ pub struct EloStats {
 pub fn elo_stats(wins: usize, draws: usize, losses: usize) -> EloStats {
     let n = (wins + draws + losses) as f64;
     if n == 0.0 {
-        return EloStats {
-            score: 0.5,
-            elo: 0.0,
-            error: f64::INFINITY,
-            low: f64::NEG_INFINITY,
-            high: f64::INFINITY,
-        };
+        return EloStats { score: 0.5, elo: 0.0, error: f64::INFINITY, low: f64::NEG_INFINITY, high: f64::INFINITY };
     }
     let s = (wins as f64 + draws as f64 / 2.0) / n;
-    let var = (wins as f64 * (1.0 - s).powi(2)
-        + draws as f64 * (0.5 - s).powi(2)
-        + losses as f64 * s.powi(2))
-        / n;
+    let var = (wins as f64 * (1.0 - s).powi(2) + draws as f64 * (0.5 - s).powi(2) + losses as f64 * s.powi(2)) / n;
     let se = (var / n).sqrt();
     let elo_of = |x: f64| {
         if x <= 0.0 {
@@ -453,18 +372,8 @@ pub fn elo_stats(wins: usize, draws: usize, losses: usize) -> EloStats {
         }
     };
     let (low, high) = (elo_of(s - 1.96 * se), elo_of(s + 1.96 * se));
-    let error = if low.is_finite() && high.is_finite() {
-        (high - low) / 2.0
-    } else {
-        f64::INFINITY
-    };
-    EloStats {
-        score: s,
-        elo: elo_of(s),
-        error,
-        low,
-        high,
-    }
+    let error = if low.is_finite() && high.is_finite() { (high - low) / 2.0 } else { f64::INFINITY };
+    EloStats { score: s, elo: elo_of(s), error, low, high }
 }
 
 impl EloStats {
@@ -477,13 +386,7 @@ impl EloStats {
             return format!("Elo difference: not measurable: every game {all}; play more games or a closer opponent");
         }
         if !self.error.is_finite() {
-            let bound = |x: f64| {
-                if x.is_finite() {
-                    format!("{x:.1}")
-                } else {
-                    "unbounded".to_string()
-                }
-            };
+            let bound = |x: f64| if x.is_finite() { format!("{x:.1}") } else { "unbounded".to_string() };
             return format!(
                 "Elo difference: {:+.1} (95% interval {} to {}: too few games for a finite bound)",
                 self.elo,
@@ -491,10 +394,7 @@ impl EloStats {
                 bound(self.high)
             );
         }
-        format!(
-            "Elo difference: {:+.1} +/- {:.1} (95% interval {:.1} to {:.1})",
-            self.elo, self.error, self.low, self.high
-        )
+        format!("Elo difference: {:+.1} +/- {:.1} (95% interval {:.1} to {:.1})", self.elo, self.error, self.low, self.high)
     }
 }
 
@@ -517,10 +417,7 @@ struct Tally {
 /// The match's endings, most frequent first: kind, count, and the engine
 /// under test's results in them.
 fn ending_lines(ends: &HashMap<&'static str, [usize; 3]>) -> Vec<String> {
-    let mut rows: Vec<_> = ends
-        .iter()
-        .map(|(kind, r)| (r.iter().sum::<usize>(), *kind, *r))
-        .collect();
+    let mut rows: Vec<_> = ends.iter().map(|(kind, r)| (r.iter().sum::<usize>(), *kind, *r)).collect();
     rows.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
     rows.into_iter()
         .map(|(n, kind, [w, d, l])| format!("{kind:<36} {n:>6}   +{w} ={d} -{l}"))
@@ -545,58 +442,31 @@ fn play_numbered(
     if engines.is_none() {
         let test = UciEngine::start(test_cmd, "engine under test")?;
         let reference = Reference::start(ref_cmd, args.opponent)?;
-        tally
-            .lock()
-            .unwrap()
-            .names
-            .get_or_insert_with(|| (test.name.clone(), reference.name()));
+        tally.lock().unwrap().names.get_or_insert_with(|| (test.name.clone(), reference.name()));
         *engines = Some((test, reference));
     }
     let (test, reference) = engines.as_mut().expect("started above");
     let (name, opening) = &openings[g / 2];
-    let color = if g.is_multiple_of(2) {
-        Color::White
-    } else {
-        Color::Black
-    };
+    let color = if g.is_multiple_of(2) { Color::White } else { Color::Black };
     let mut error = None;
     let mut moves = Vec::new();
-    let (result, kind, why, plies) =
-        match play_game(test, reference, opening, color, args, &mut moves) {
-            Ok(e) => (e.result, e.kind, e.why, e.plies),
-            Err((culprit, e, plies)) => {
-                let culprit_is_test = culprit == color;
-                error = Some(format!(
-                    "game {}: {}: {e}",
-                    g + 1,
-                    if culprit_is_test {
-                        "engine under test"
-                    } else {
-                        "reference"
-                    }
-                ));
-                // Whoever failed loses; start it afresh.
-                if culprit_is_test {
-                    *test = UciEngine::start(test_cmd, "engine under test")?;
-                    let kind = "engine under test failed";
-                    (
-                        Result3::Loss,
-                        kind,
-                        format!("{kind}: {}", e.lines().next().unwrap_or("")),
-                        plies,
-                    )
-                } else {
-                    *reference = Reference::start(ref_cmd, args.opponent)?;
-                    let kind = "reference failed";
-                    (
-                        Result3::Win,
-                        kind,
-                        format!("{kind}: {}", e.lines().next().unwrap_or("")),
-                        plies,
-                    )
-                }
+    let (result, kind, why, plies) = match play_game(test, reference, opening, color, args, &mut moves) {
+        Ok(e) => (e.result, e.kind, e.why, e.plies),
+        Err((culprit, e, plies)) => {
+            let culprit_is_test = culprit == color;
+            error = Some(format!("game {}: {}: {e}", g + 1, if culprit_is_test { "engine under test" } else { "reference" }));
+            // Whoever failed loses; start it afresh.
+            if culprit_is_test {
+                *test = UciEngine::start(test_cmd, "engine under test")?;
+                let kind = "engine under test failed";
+                (Result3::Loss, kind, format!("{kind}: {}", e.lines().next().unwrap_or("")), plies)
+            } else {
+                *reference = Reference::start(ref_cmd, args.opponent)?;
+                let kind = "reference failed";
+                (Result3::Win, kind, format!("{kind}: {}", e.lines().next().unwrap_or("")), plies)
             }
-        };
+        }
+    };
     let score = match (result, color) {
         (Result3::Draw, _) => "1/2-1/2",
         (Result3::Win, Color::White) | (Result3::Loss, Color::Black) => "1-0",
@@ -613,20 +483,8 @@ fn play_numbered(
     let t = &mut *t;
     if let Some((file, path)) = t.pgn.as_mut() {
         let (test_name, ref_name) = t.names.clone().unwrap_or_default();
-        let (white, black) = if color == Color::White {
-            (test_name, ref_name)
-        } else {
-            (ref_name, test_name)
-        };
-        let game = PgnGame {
-            round: g + 1,
-            white: &white,
-            black: &black,
-            opening: name,
-            moves: &moves,
-            result: score,
-            termination: &why,
-        };
+        let (white, black) = if color == Color::White { (test_name, ref_name) } else { (ref_name, test_name) };
+        let game = PgnGame { round: g + 1, white: &white, black: &black, opening: name, moves: &moves, result: score, termination: &why };
         use std::io::Write;
         file.write_all(game.to_pgn().as_bytes())
             .and_then(|()| file.flush())
@@ -637,11 +495,7 @@ fn play_numbered(
         "game {:>3}/{games}: {:<24} {} {:<7} {why}, {plies} plies   (+{} ={} -{})",
         g + 1,
         name,
-        if color == Color::White {
-            "test=white"
-        } else {
-            "test=black"
-        },
+        if color == Color::White { "test=white" } else { "test=black" },
         score,
         t.w,
         t.d,
@@ -668,12 +522,7 @@ impl PgnGame<'_> {
     /// opening and how the game ended, SAN moves with check marks, lines of
     /// at most 80 characters, a blank line after.
     fn to_pgn(&self) -> String {
-        let tag = |name: &str, value: &str| {
-            format!(
-                "[{name} \"{}\"]\n",
-                value.replace('\\', "\\\\").replace('"', "\\\"")
-            )
-        };
+        let tag = |name: &str, value: &str| format!("[{name} \"{}\"]\n", value.replace('\\', "\\\\").replace('"', "\\\""));
         let mut out = String::new();
         out += &tag("Event", "cargo xtask match");
         out += &tag("Site", "?");
@@ -724,10 +573,7 @@ impl PgnGame<'_> {
 fn game_count(requested: usize, openings: usize) -> Result<usize> {
     let games = requested.div_ceil(2) * 2;
     if games == 0 {
-        return Err(
-            "--games 0: nothing to play (at least 1, rounded up to a pair with colours swapped)"
-                .to_string(),
-        );
+        return Err("--games 0: nothing to play (at least 1, rounded up to a pair with colours swapped)".to_string());
     }
     if games > 2 * openings {
         return Err(format!(
@@ -745,9 +591,7 @@ fn spread<T: Clone>(all: &[T], count: usize) -> Vec<T> {
     if count >= all.len() || count == 0 {
         return all.to_vec();
     }
-    (0..count)
-        .map(|i| all[i * all.len() / count].clone())
-        .collect()
+    (0..count).map(|i| all[i * all.len() / count].clone()).collect()
 }
 
 pub fn run(args: Args) -> Result {
@@ -763,15 +607,9 @@ pub fn run(args: Args) -> Result {
     };
     let ref_cmd = match (&args.opponent_cmd, args.opponent) {
         (Some(c), _) => super::uci_client::split_command(c),
-        (None, Opponent::Stockfish) => vec![crate::setup::debian_engine(
-            "stockfish",
-            "the reference engine of `match`",
-        )?],
+        (None, Opponent::Stockfish) => vec![crate::setup::debian_engine("stockfish", "the reference engine of `match`")?],
         (None, Opponent::Fairymax) => {
-            vec![crate::setup::debian_engine(
-                "fairymax",
-                "the reference engine of `match --opponent fairymax`",
-            )?]
+            vec![crate::setup::debian_engine("fairymax", "the reference engine of `match --opponent fairymax`")?]
         }
     };
     let limit = match (args.opponent, args.opponent_depth) {
@@ -790,55 +628,33 @@ pub fn run(args: Args) -> Result {
     let jobs = args.jobs.clamp(1, games);
     let pgn = match &args.pgn {
         Some(path) => Some((
-            std::fs::File::create(path)
-                .map_err(|e| format!("--pgn {}: cannot create: {e}", path.display()))?,
+            std::fs::File::create(path).map_err(|e| format!("--pgn {}: cannot create: {e}", path.display()))?,
             path.clone(),
         )),
         None => None,
     };
-    let tally = Mutex::new(Tally {
-        pgn,
-        ..Tally::default()
-    });
+    let tally = Mutex::new(Tally { pgn, ..Tally::default() });
     super::in_jobs(
         games,
         jobs,
-        |g, engines| {
-            play_numbered(
-                g, games, &openings, engines, &test_cmd, &ref_cmd, &args, &tally,
-            )
-        },
+        |g, engines| play_numbered(g, games, &openings, engines, &test_cmd, &ref_cmd, &args, &tally),
         |(test, reference): (UciEngine, Reference)| {
             test.quit();
             reference.quit();
         },
     )?;
-    let Tally {
-        w,
-        d,
-        l,
-        errors,
-        ends,
-        names,
-        ..
-    } = tally.into_inner().unwrap();
+    let Tally { w, d, l, errors, ends, names, .. } = tally.into_inner().unwrap();
     let (test_name, ref_name) = names.unwrap_or_default();
     let st = elo_stats(w, d, l);
     println!("time: {:.1} s", started.elapsed().as_secs_f64());
-    println!(
-        "Score of {test_name} vs {ref_name} ({limit}): +{w} ={d} -{l} [{:.3}] {games} games",
-        st.score
-    );
+    println!("Score of {test_name} vs {ref_name} ({limit}): +{w} ={d} -{l} [{:.3}] {games} games", st.score);
     println!("{}", st.line());
     println!("how the games ended (the engine under test's +wins =draws -losses):");
     for line in ending_lines(&ends) {
         println!("  {line}");
     }
     if !errors.is_empty() {
-        println!(
-            "engine failures (scored as losses for the failing side):\n  {}",
-            errors.join("\n  ")
-        );
+        println!("engine failures (scored as losses for the failing side):\n  {}", errors.join("\n  "));
     }
     Ok(())
 }
@@ -855,19 +671,10 @@ mod tests {
         ends.insert("fifty-move rule", [0, 2, 0]);
         let lines = ending_lines(&ends);
         assert_eq!(lines.len(), 3);
-        assert!(
-            lines[0].starts_with("checkmate") && lines[0].ends_with("7   +3 =0 -4"),
-            "{lines:?}"
-        );
+        assert!(lines[0].starts_with("checkmate") && lines[0].ends_with("7   +3 =0 -4"), "{lines:?}");
         // Ties: by name.
-        assert!(
-            lines[1].starts_with("fifty-move rule") && lines[1].ends_with("+0 =2 -0"),
-            "{lines:?}"
-        );
-        assert!(
-            lines[2].starts_with("ply limit, adjudicated") && lines[2].ends_with("+0 =0 -2"),
-            "{lines:?}"
-        );
+        assert!(lines[1].starts_with("fifty-move rule") && lines[1].ends_with("+0 =2 -0"), "{lines:?}");
+        assert!(lines[2].starts_with("ply limit, adjudicated") && lines[2].ends_with("+0 =0 -2"), "{lines:?}");
     }
 
     #[test]
@@ -885,33 +692,19 @@ mod tests {
         // A whitewash: no finite estimate.
         let st = elo_stats(0, 0, 10);
         assert!(st.elo.is_infinite() && st.elo < 0.0);
-        assert_eq!(
-            st.line(),
-            "Elo difference: not measurable: every game lost; play more games or a closer opponent"
-        );
+        assert_eq!(st.line(), "Elo difference: not measurable: every game lost; play more games or a closer opponent");
         assert!(elo_stats(3, 0, 0).line().contains("every game won"));
         // One-sided and short: a finite estimate, no finite lower bound.
         let st = elo_stats(0, 1, 3);
         assert!(st.elo.is_finite() && st.low.is_infinite(), "{st:?}");
         let line = st.line();
-        assert!(
-            line.starts_with("Elo difference: -")
-                && line.contains("unbounded to -")
-                && !line.contains("inf"),
-            "{line}"
-        );
+        assert!(line.starts_with("Elo difference: -") && line.contains("unbounded to -") && !line.contains("inf"), "{line}");
         // Even but too short for a finite bound: +0.0 there too.
-        assert!(elo_stats(1, 0, 1)
-            .line()
-            .starts_with("Elo difference: +0.0 (95% interval unbounded to unbounded"));
+        assert!(elo_stats(1, 0, 1).line().starts_with("Elo difference: +0.0 (95% interval unbounded to unbounded"));
         // Many games: about +/- 2.8 * 400 / ln(10) / sqrt(4n) near 50%.
         let st = elo_stats(400, 200, 400);
         assert!((st.error - 19.0).abs() < 3.0, "{st:?}");
-        assert!(
-            st.line().starts_with("Elo difference: +0.0 +/- "),
-            "{}",
-            st.line()
-        );
+        assert!(st.line().starts_with("Elo difference: +0.0 +/- "), "{}", st.line());
     }
 
     #[test]
@@ -938,35 +731,15 @@ mod tests {
 
     #[test]
     fn ply_limit_adjudicates_on_material() {
-        let at = |fen: &str| -> Chess {
-            fen.parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap()
-        };
+        let at = |fen: &str| -> Chess { fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap() };
         // K+Q against a bare king (the game seen at ply 300): the queen wins.
-        assert_eq!(
-            ply_limit_winner(&at("8/8/8/4k3/7K/8/Q7/8 w - - 23 151")),
-            Some(Color::White)
-        );
-        assert_eq!(
-            ply_limit_winner(&at("8/8/8/4k3/7K/8/q7/8 w - - 23 151")),
-            Some(Color::Black)
-        );
+        assert_eq!(ply_limit_winner(&at("8/8/8/4k3/7K/8/Q7/8 w - - 23 151")), Some(Color::White));
+        assert_eq!(ply_limit_winner(&at("8/8/8/4k3/7K/8/q7/8 w - - 23 151")), Some(Color::Black));
         // Exactly three points: a knight against nothing but pawns level.
-        assert_eq!(
-            ply_limit_winner(&at("4k3/pp6/8/8/8/8/PP6/4K1N1 w - - 0 151")),
-            Some(Color::White)
-        );
+        assert_eq!(ply_limit_winner(&at("4k3/pp6/8/8/8/8/PP6/4K1N1 w - - 0 151")), Some(Color::White));
         // Two points (rook against bishop) or a pawn ahead: drawn.
-        assert_eq!(
-            ply_limit_winner(&at("4k3/8/8/8/8/8/8/r3KB2 w - - 0 151")),
-            None
-        );
-        assert_eq!(
-            ply_limit_winner(&at("4K3/7P/8/8/4k3/8/8/8 w - - 74 151")),
-            None
-        );
+        assert_eq!(ply_limit_winner(&at("4k3/8/8/8/8/8/8/r3KB2 w - - 0 151")), None);
+        assert_eq!(ply_limit_winner(&at("4K3/7P/8/8/4k3/8/8/8 w - - 74 151")), None);
         assert_eq!(ply_limit_winner(&Chess::default()), None);
     }
 
@@ -978,9 +751,7 @@ mod tests {
         assert_eq!(game_count(63, n), Ok(64));
         assert_eq!(game_count(2 * n, n), Ok(2 * n));
         assert!(game_count(0, n).unwrap_err().contains("nothing to play"));
-        assert!(game_count(2 * n + 1, n)
-            .unwrap_err()
-            .contains("would repeat"));
+        assert!(game_count(2 * n + 1, n).unwrap_err().contains("would repeat"));
         assert_eq!(game_count(1000, 500), Ok(1000));
     }
 
@@ -997,46 +768,17 @@ mod tests {
             termination: "checkmate",
         };
         let pgn = game.to_pgn();
-        assert!(
-            pgn.contains(
-                "[Round \"3\"]\n[White \"Prodigy\"]\n[Black \"Stock\\\"fish\"]\n[Result \"0-1\"]\n"
-            ),
-            "{pgn}"
-        );
-        assert!(
-            pgn.contains("[PlyCount \"4\"]\n[Termination \"checkmate\"]\n\n"),
-            "{pgn}"
-        );
+        assert!(pgn.contains("[Round \"3\"]\n[White \"Prodigy\"]\n[Black \"Stock\\\"fish\"]\n[Result \"0-1\"]\n"), "{pgn}");
+        assert!(pgn.contains("[PlyCount \"4\"]\n[Termination \"checkmate\"]\n\n"), "{pgn}");
         assert!(pgn.ends_with("\n1. f3 e5 2. g4 Qh4# 0-1\n\n"), "{pgn}");
         // Long games wrap at 80 columns, between moves.
         let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
-        let long: Vec<String> = shuffle
-            .iter()
-            .cycle()
-            .take(40)
-            .map(|m| m.to_string())
-            .collect();
-        let pgn = PgnGame {
-            moves: &long,
-            result: "1/2-1/2",
-            ..game
-        }
-        .to_pgn();
-        let body: Vec<&str> = pgn
-            .lines()
-            .skip_while(|l| !l.is_empty())
-            .skip(1)
-            .take_while(|l| !l.is_empty())
-            .collect();
-        assert!(
-            body.len() >= 3 && body.iter().all(|l| l.len() <= 80),
-            "{pgn}"
-        );
+        let long: Vec<String> = shuffle.iter().cycle().take(40).map(|m| m.to_string()).collect();
+        let pgn = PgnGame { moves: &long, result: "1/2-1/2", ..game }.to_pgn();
+        let body: Vec<&str> = pgn.lines().skip_while(|l| !l.is_empty()).skip(1).take_while(|l| !l.is_empty()).collect();
+        assert!(body.len() >= 3 && body.iter().all(|l| l.len() <= 80), "{pgn}");
         assert!(body[0].starts_with("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3"), "{pgn}");
-        assert!(
-            body.last().unwrap().ends_with("20. Ng1 Ng8 1/2-1/2"),
-            "{pgn}"
-        );
+        assert!(body.last().unwrap().ends_with("20. Ng1 Ng8 1/2-1/2"), "{pgn}");
         assert_eq!(body.join(" ").split(' ').count(), 20 + 40 + 1, "{pgn}");
     }
 
@@ -1050,21 +792,13 @@ mod tests {
             assert!(seen.insert(line.clone()), "{name} repeats a line");
             let mut pos = Chess::default();
             for m in line {
-                let mv = m
-                    .parse::<UciMove>()
-                    .unwrap()
-                    .to_move(&pos)
-                    .unwrap_or_else(|_| panic!("{name}: {m}"));
+                let mv = m.parse::<UciMove>().unwrap().to_move(&pos).unwrap_or_else(|_| panic!("{name}: {m}"));
                 pos.play_unchecked(mv);
             }
         }
         // No line is the beginning of another: each ends where the book does.
         for (name, line) in &set {
-            assert!(
-                !set.iter()
-                    .any(|(_, other)| other.len() > line.len() && other.starts_with(line)),
-                "{name}"
-            );
+            assert!(!set.iter().any(|(_, other)| other.len() > line.len() && other.starts_with(line)), "{name}");
         }
     }
 
@@ -1074,20 +808,12 @@ mod tests {
     fn book_positions_extend_the_book_lines() {
         let leaves = openings(OpeningSet::Book).unwrap();
         let all = openings(OpeningSet::BookPositions).unwrap();
-        assert!(
-            all.len() > 4 * leaves.len(),
-            "{} of {}",
-            all.len(),
-            leaves.len()
-        );
+        assert!(all.len() > 4 * leaves.len(), "{} of {}", all.len(), leaves.len());
         let mut seen = std::collections::HashSet::new();
         for (name, line) in &all {
             assert!(line.len() >= BOOK_POSITIONS_FROM, "{name}");
             assert!(seen.insert(line.clone()), "{name} repeats a line");
-            assert!(
-                leaves.iter().any(|(_, leaf)| leaf.starts_with(line)),
-                "{name} is no book line"
-            );
+            assert!(leaves.iter().any(|(_, leaf)| leaf.starts_with(line)), "{name} is no book line");
         }
         assert!(leaves.iter().all(|(_, leaf)| seen.contains(leaf)));
     }
@@ -1099,11 +825,7 @@ mod tests {
             assert!(seen.insert(*line), "{name} repeats a line");
             let mut pos = Chess::default();
             for m in line.split_whitespace() {
-                let mv = m
-                    .parse::<UciMove>()
-                    .unwrap()
-                    .to_move(&pos)
-                    .unwrap_or_else(|_| panic!("{name}: {m}"));
+                let mv = m.parse::<UciMove>().unwrap().to_move(&pos).unwrap_or_else(|_| panic!("{name}: {m}"));
                 pos.play_unchecked(mv);
             }
         }

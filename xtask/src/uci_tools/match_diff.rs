@@ -39,39 +39,18 @@ fn read_games(text: &str, path: &Path) -> Result<Vec<Game>> {
             return Ok(());
         }
         let get = |name: &str| {
-            tags.get(name).cloned().ok_or_else(|| {
-                format!(
-                    "{}: the game before line {line_no} has no {name} tag",
-                    path.display()
-                )
-            })
+            tags.get(name).cloned().ok_or_else(|| format!("{}: the game before line {line_no} has no {name} tag", path.display()))
         };
         let round = get("Round")?;
-        let round = round.parse().map_err(|_| {
-            format!(
-                "{}: Round \"{round}\" before line {line_no} is not a number",
-                path.display()
-            )
-        })?;
+        let round = round.parse().map_err(|_| format!("{}: Round \"{round}\" before line {line_no} is not a number", path.display()))?;
         let result = get("Result")?;
         let white_score = match result.as_str() {
             "1-0" => 1.0,
             "0-1" => 0.0,
             "1/2-1/2" => 0.5,
-            other => {
-                return Err(format!(
-                    "{}: game {round} has no result (\"{other}\")",
-                    path.display()
-                ))
-            }
+            other => return Err(format!("{}: game {round} has no result (\"{other}\")", path.display())),
         };
-        games.push(Game {
-            round,
-            white: get("White")?,
-            black: get("Black")?,
-            opening: get("Opening")?,
-            white_score,
-        });
+        games.push(Game { round, white: get("White")?, black: get("Black")?, opening: get("Opening")?, white_score });
         tags.clear();
         Ok(())
     };
@@ -84,27 +63,14 @@ fn read_games(text: &str, path: &Path) -> Result<Vec<Game>> {
                 in_moves = false;
             }
             let Some((name, value)) = inner.split_once(' ') else {
-                return Err(format!(
-                    "{}:{}: not a PGN tag: {line}",
-                    path.display(),
-                    i + 1
-                ));
+                return Err(format!("{}:{}: not a PGN tag: {line}", path.display(), i + 1));
             };
             let value = value.trim();
             let value = value
                 .strip_prefix('"')
                 .and_then(|v| v.strip_suffix('"'))
-                .ok_or_else(|| {
-                    format!(
-                        "{}:{}: tag value not in quotes: {line}",
-                        path.display(),
-                        i + 1
-                    )
-                })?;
-            tags.insert(
-                name.to_string(),
-                value.replace("\\\"", "\"").replace("\\\\", "\\"),
-            );
+                .ok_or_else(|| format!("{}:{}: tag value not in quotes: {line}", path.display(), i + 1))?;
+            tags.insert(name.to_string(), value.replace("\\\"", "\"").replace("\\\\", "\\"));
         } else if !line.is_empty() {
             in_moves = true;
         }
@@ -119,13 +85,7 @@ fn read_games(text: &str, path: &Path) -> Result<Vec<Game>> {
 /// The player under test: `cargo xtask match` gives it White in the odd
 /// rounds and Black in the even ones.
 fn tested_player(games: &[Game]) -> Result<String> {
-    let name = |g: &Game| {
-        if g.round % 2 == 1 {
-            g.white.clone()
-        } else {
-            g.black.clone()
-        }
-    };
+    let name = |g: &Game| if g.round % 2 == 1 { g.white.clone() } else { g.black.clone() };
     let t = name(&games[0]);
     if let Some(g) = games.iter().find(|g| name(g) != t) {
         return Err(format!(
@@ -156,20 +116,12 @@ pub struct Diff {
 /// files played the same opening with the same colours in each round.
 fn compare(base: &[Game], new: &[Game]) -> Result<Diff> {
     let (tb, tn) = (tested_player(base)?, tested_player(new)?);
-    let score = |g: &Game, t: &str| {
-        if g.white == t {
-            g.white_score
-        } else {
-            1.0 - g.white_score
-        }
-    };
+    let score = |g: &Game, t: &str| if g.white == t { g.white_score } else { 1.0 - g.white_score };
     let by_round: HashMap<usize, &Game> = new.iter().map(|g| (g.round, g)).collect();
     let mut d = Vec::new();
     let (mut sb, mut sn) = (0.0, 0.0);
     for b in base {
-        let Some(n) = by_round.get(&b.round) else {
-            continue;
-        };
+        let Some(n) = by_round.get(&b.round) else { continue };
         if b.opening != n.opening {
             return Err(format!(
                 "round {}: opening \"{}\" against \"{}\": not the same match setting",
@@ -182,10 +134,7 @@ fn compare(base: &[Game], new: &[Game]) -> Result<Diff> {
         d.push(y - x);
     }
     if d.len() < 2 {
-        return Err(format!(
-            "only {} round(s) in both files: nothing to compare",
-            d.len()
-        ));
+        return Err(format!("only {} round(s) in both files: nothing to compare", d.len()));
     }
     let n = d.len() as f64;
     let mean = d.iter().sum::<f64>() / n;
@@ -234,12 +183,7 @@ pub fn run(args: Args) -> Result {
     };
     println!("{verdict}");
     if base.len() != new.len() || d.pairs != base.len() {
-        println!(
-            "note: {} and {} games, {} in both",
-            base.len(),
-            new.len(),
-            d.pairs
-        );
+        println!("note: {} and {} games, {} in both", base.len(), new.len(), d.pairs);
     }
     Ok(())
 }
@@ -263,26 +207,8 @@ mod tests {
     #[test]
     fn pairs_by_round_and_scores_the_tested_player() {
         let p = Path::new("x.pgn");
-        let base = read_games(
-            &pgn(&[
-                ("T", "R", "1-0"),
-                ("R", "T", "1-0"),
-                ("T", "R", "1/2-1/2"),
-                ("R", "T", "0-1"),
-            ]),
-            p,
-        )
-        .unwrap();
-        let new = read_games(
-            &pgn(&[
-                ("T2", "R", "1-0"),
-                ("R", "T2", "0-1"),
-                ("T2", "R", "1-0"),
-                ("R", "T2", "0-1"),
-            ]),
-            p,
-        )
-        .unwrap();
+        let base = read_games(&pgn(&[("T", "R", "1-0"), ("R", "T", "1-0"), ("T", "R", "1/2-1/2"), ("R", "T", "0-1")]), p).unwrap();
+        let new = read_games(&pgn(&[("T2", "R", "1-0"), ("R", "T2", "0-1"), ("T2", "R", "1-0"), ("R", "T2", "0-1")]), p).unwrap();
         // Base: 1 + 0 + 0.5 + 1; new: 1 + 1 + 1 + 1.
         let d = compare(&base, &new).unwrap();
         assert_eq!((d.pairs, d.better, d.worse), (4, 2, 0));
@@ -295,34 +221,17 @@ mod tests {
         let p = Path::new("x.pgn");
         let base = read_games(&pgn(&[("T", "R", "1-0"), ("R", "T", "1-0")]), p).unwrap();
         // Another opening set.
-        let other = read_games(
-            &pgn(&[("T", "R", "1-0"), ("R", "T", "1-0")]).replace("line 0", "line 9"),
-            p,
-        )
-        .unwrap();
-        assert!(compare(&base, &other)
-            .unwrap_err()
-            .contains("not the same match setting"));
+        let other = read_games(&pgn(&[("T", "R", "1-0"), ("R", "T", "1-0")]).replace("line 0", "line 9"), p).unwrap();
+        assert!(compare(&base, &other).unwrap_err().contains("not the same match setting"));
         // The tested engine with White in an even round: not a match file.
         let odd = read_games(&pgn(&[("T", "R", "1-0"), ("T", "R", "1-0")]), p).unwrap();
-        assert!(compare(&base, &odd)
-            .unwrap_err()
-            .contains("not a `cargo xtask match --pgn` file"));
-        assert!(compare(&base, &base[..1])
-            .unwrap_err()
-            .contains("nothing to compare"));
+        assert!(compare(&base, &odd).unwrap_err().contains("not a `cargo xtask match --pgn` file"));
+        assert!(compare(&base, &base[..1]).unwrap_err().contains("nothing to compare"));
         assert!(read_games("", p).unwrap_err().contains("no games"));
-        assert!(read_games(
-            "[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n[Opening \"o\"]\n",
-            p
-        )
-        .unwrap_err()
-        .contains("no result"));
-        assert!(read_games("[Round 1]\n", p)
+        assert!(read_games("[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n[Opening \"o\"]\n", p)
             .unwrap_err()
-            .contains("not in quotes"));
-        assert!(read_games("[Round \"1\"]\n[Result \"1-0\"]\n", p)
-            .unwrap_err()
-            .contains("no White tag"));
+            .contains("no result"));
+        assert!(read_games("[Round 1]\n", p).unwrap_err().contains("not in quotes"));
+        assert!(read_games("[Round \"1\"]\n[Result \"1-0\"]\n", p).unwrap_err().contains("no White tag"));
     }
 }

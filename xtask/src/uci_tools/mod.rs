@@ -35,23 +35,13 @@ pub fn engine_under_test(engine: Option<&str>, elf: Option<PathBuf>) -> Result<V
     println!("== building board-sim (release) for the UCI bridge");
     crate::util::cargo_host(&["build", "--release", "--quiet", "-p", "board-sim"], &[])?;
     let bridge = root().join("target/release/board-sim");
-    Ok(vec![
-        bridge.display().to_string(),
-        "uci".into(),
-        elf.display().to_string(),
-    ])
+    Ok(vec![bridge.display().to_string(), "uci".into(), elf.display().to_string()])
 }
 
 /// `--host`: this xtask binary's `host-engine` on a clock of `nps` nodes a second.
 pub fn host_engine_command(nps: u32) -> Result<Vec<String>> {
-    let exe = std::env::current_exe()
-        .map_err(|e| format!("--host: cannot find this xtask binary: {e}"))?;
-    Ok(vec![
-        exe.display().to_string(),
-        "host-engine".into(),
-        "--nps".into(),
-        nps.to_string(),
-    ])
+    let exe = std::env::current_exe().map_err(|e| format!("--host: cannot find this xtask binary: {e}"))?;
+    Ok(vec![exe.display().to_string(), "host-engine".into(), "--nps".into(), nps.to_string()])
 }
 
 /// Key of a position for threefold repetition: placement, side to move,

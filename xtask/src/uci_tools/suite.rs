@@ -99,48 +99,25 @@ fn parse_record(line: &str) -> Result<Case> {
         .into_position(CastlingMode::Standard)
         .map_err(|e| format!("impossible position `{fen}`: {e}"))?;
     let moves = |code: &str| -> Result<Vec<Move>> {
-        let Some(list) = get(code) else {
-            return Ok(Vec::new());
-        };
+        let Some(list) = get(code) else { return Ok(Vec::new()) };
         list.split_whitespace()
             .map(|s| {
                 s.parse::<San>()
                     .map_err(|e| format!("{code} `{s}`: {e}"))
-                    .and_then(|san| {
-                        san.to_move(&pos)
-                            .map_err(|e| format!("{code} `{s}` in {fen}: {e}"))
-                    })
+                    .and_then(|san| san.to_move(&pos).map_err(|e| format!("{code} `{s}` in {fen}: {e}")))
             })
             .collect()
     };
     let bm = moves("bm")?;
     let am = moves("am")?;
-    let dm = get("dm")
-        .map(|d| {
-            d.parse::<u32>()
-                .map_err(|_| format!("dm `{d}` is not a number"))
-        })
-        .transpose()?;
-    let id = get("id")
-        .map(|s| s.trim_matches('"').to_string())
-        .unwrap_or_else(|| format!("#{}", fen));
-    Ok(Case {
-        id,
-        fen,
-        pos,
-        bm,
-        am,
-        dm,
-    })
+    let dm = get("dm").map(|d| d.parse::<u32>().map_err(|_| format!("dm `{d}` is not a number"))).transpose()?;
+    let id = get("id").map(|s| s.trim_matches('"').to_string()).unwrap_or_else(|| format!("#{}", fen));
+    Ok(Case { id, fen, pos, bm, am, dm })
 }
 
 /// Whether the side to move can force mate in at most `n` moves.
 fn forces_mate(pos: &Chess, n: u32) -> bool {
-    n > 0
-        && pos
-            .legal_moves()
-            .iter()
-            .any(|&m| move_forces_mate(pos, m, n))
+    n > 0 && pos.legal_moves().iter().any(|&m| move_forces_mate(pos, m, n))
 }
 
 /// Whether `m` forces mate in at most `n` moves (counting `m`).
@@ -188,16 +165,11 @@ pub fn solves(case: &Case, best: Option<Move>, score: Option<Score>) -> bool {
 }
 
 fn san_list(pos: &Chess, moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(|&m| San::from_move(pos, m).to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+    moves.iter().map(|&m| San::from_move(pos, m).to_string()).collect::<Vec<_>>().join(" ")
 }
 
 pub fn run(args: Args) -> Result {
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
     let mut cases = parse_epd(&text)?;
     if let Some(n) = args.limit {
         cases.truncate(n);
@@ -236,24 +208,14 @@ pub fn run(args: Args) -> Result {
                         }
                         let e = engine.as_mut().expect("started above");
                         e.new_game()?;
-                        let r = e.search(
-                            &position_command(Some(&case.fen), &[]),
-                            &format!("go movetime {}", args.movetime),
-                            timeout,
-                        )?;
-                        let best = r
-                            .best
-                            .parse::<UciMove>()
-                            .ok()
-                            .and_then(|u| u.to_move(&case.pos).ok());
+                        let r = e.search(&position_command(Some(&case.fen), &[]), &format!("go movetime {}", args.movetime), timeout)?;
+                        let best = r.best.parse::<UciMove>().ok().and_then(|u| u.to_move(&case.pos).ok());
                         Ok((best, r.best, r.score))
                     })();
                     let (solved, shown) = match outcome {
                         Ok((best, text, score)) => {
                             let ok = solves(case, best, score);
-                            let san = best.map_or(format!("{text} (illegal)"), |m| {
-                                San::from_move(&case.pos, m).to_string()
-                            });
+                            let san = best.map_or(format!("{text} (illegal)"), |m| San::from_move(&case.pos, m).to_string());
                             let mut want = Vec::new();
                             if !case.bm.is_empty() {
                                 want.push(format!("bm {}", san_list(&case.pos, &case.bm)));
@@ -265,15 +227,7 @@ pub fn run(args: Args) -> Result {
                                 want.push(format!("dm {d}"));
                             }
                             let score = score.map_or(String::new(), |s| format!(", {s}"));
-                            (
-                                ok,
-                                format!(
-                                    "{:<5} {}: {san}{score} ({})",
-                                    if ok { "ok" } else { "FAIL" },
-                                    case.id,
-                                    want.join("; ")
-                                ),
-                            )
+                            (ok, format!("{:<5} {}: {san}{score} ({})", if ok { "ok" } else { "FAIL" }, case.id, want.join("; ")))
                         }
                         Err(e) => {
                             // Start afresh for the next position.
@@ -286,10 +240,7 @@ pub fn run(args: Args) -> Result {
                     res[i] = Some(solved);
                     let done = res.iter().filter(|r| r.is_some()).count();
                     let good = res.iter().filter(|r| **r == Some(true)).count();
-                    println!(
-                        "[{done:>3}/{}] {shown}   (solved so far {good})",
-                        cases.len()
-                    );
+                    println!("[{done:>3}/{}] {shown}   (solved so far {good})", cases.len());
                 }
                 if let Some(e) = engine {
                     e.quit();
@@ -303,11 +254,7 @@ pub fn run(args: Args) -> Result {
     println!("time: {:.1} s", started.elapsed().as_secs_f64());
     println!("solved: {solved}/{}", cases.len());
     if !errors.is_empty() {
-        return Err(format!(
-            "{} position(s) failed with an engine error:\n  {}",
-            errors.len(),
-            errors.join("\n  ")
-        ));
+        return Err(format!("{} position(s) failed with an engine error:\n  {}", errors.len(), errors.join("\n  ")));
     }
     Ok(())
 }
@@ -327,16 +274,11 @@ mod tests {
         assert_eq!(cases.len(), 2);
         assert_eq!(cases[0].id, "WAC.001");
         assert_eq!(cases[0].dm, Some(2));
-        assert_eq!(
-            cases[0].bm[0].to_uci(CastlingMode::Standard).to_string(),
-            "g3g6"
-        );
+        assert_eq!(cases[0].bm[0].to_uci(CastlingMode::Standard).to_string(), "g3g6");
         assert_eq!(cases[1].id, "x;y");
         assert_eq!(cases[1].am.len(), 2);
         assert!(parse_epd("8/8/8/8 w - - bm Qg6;").is_err());
-        assert!(
-            parse_epd("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qa1;").is_err()
-        );
+        assert!(parse_epd("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qa1;").is_err());
     }
 
     #[test]

@@ -35,23 +35,13 @@ impl Tablebase {
     /// bishop, rook, queen) against a bare king. Two men of one role are
     /// refused: a lookup finds each role's man by its role.
     pub fn solve(roles: &[Role]) -> Result<Tablebase, String> {
-        if roles.is_empty()
-            || roles.len() > 2
-            || roles.iter().any(|r| matches!(r, Role::Pawn | Role::King))
-        {
-            return Err(format!(
-                "tablebase: one or two officers wanted, got {roles:?}"
-            ));
+        if roles.is_empty() || roles.len() > 2 || roles.iter().any(|r| matches!(r, Role::Pawn | Role::King)) {
+            return Err(format!("tablebase: one or two officers wanted, got {roles:?}"));
         }
         if roles.len() == 2 && roles[0] == roles[1] {
-            return Err(format!(
-                "tablebase: two different officers wanted, got {roles:?}"
-            ));
+            return Err(format!("tablebase: two different officers wanted, got {roles:?}"));
         }
-        let mut tb = Tablebase {
-            roles: roles.to_vec(),
-            plies: vec![NOT_WON; 2 << (6 * (2 + roles.len()))],
-        };
+        let mut tb = Tablebase { roles: roles.to_vec(), plies: vec![NOT_WON; 2 << (6 * (2 + roles.len()))] };
         tb.retrograde();
         Ok(tb)
     }
@@ -76,11 +66,7 @@ impl Tablebase {
         for (k, o) in officers.iter_mut().enumerate().take(n) {
             *o = sq(6 * (n - 1 - k));
         }
-        Men {
-            strong_king: sq(6 * (n + 1)),
-            lone_king: sq(6 * n),
-            officers,
-        }
+        Men { strong_king: sq(6 * (n + 1)), lone_king: sq(6 * n), officers }
     }
 
     fn occupied(&self, m: &Men) -> Bitboard {
@@ -96,14 +82,7 @@ impl Tablebase {
         let mut a = Bitboard::EMPTY;
         for (i, &role) in self.roles.iter().enumerate() {
             if Some(i) != skip {
-                a |= attacks(
-                    m.officers[i],
-                    Piece {
-                        color: Color::White,
-                        role,
-                    },
-                    occupied,
-                );
+                a |= attacks(m.officers[i], Piece { color: Color::White, role }, occupied);
             }
         }
         a
@@ -114,9 +93,7 @@ impl Tablebase {
     /// move, the lone king not in check.
     fn is_legal(&self, m: &Men, lone_to_move: bool) -> bool {
         let occupied = self.occupied(m);
-        if occupied.count() != 2 + self.roles.len()
-            || king_attacks(m.strong_king).contains(m.lone_king)
-        {
+        if occupied.count() != 2 + self.roles.len() || king_attacks(m.strong_king).contains(m.lone_king) {
             return false;
         }
         if let Some(b) = self.roles.iter().position(|&r| r == Role::Bishop) {
@@ -124,10 +101,7 @@ impl Tablebase {
                 return false;
             }
         }
-        lone_to_move
-            || !self
-                .officer_attacks(m, occupied, None)
-                .contains(m.lone_king)
+        lone_to_move || !self.officer_attacks(m, occupied, None).contains(m.lone_king)
     }
 
     /// The lone king's moves: the positions after them (strong side to
@@ -137,18 +111,12 @@ impl Tablebase {
         let without_king = occupied ^ Bitboard::from(m.lone_king);
         let mut out = Vec::with_capacity(8);
         let mut takes = false;
-        for to in king_attacks(m.lone_king)
-            & !king_attacks(m.strong_king)
-            & !Bitboard::from(m.strong_king)
-        {
+        for to in king_attacks(m.lone_king) & !king_attacks(m.strong_king) & !Bitboard::from(m.strong_king) {
             match m.officers[..self.roles.len()].iter().position(|&o| o == to) {
                 Some(i) => takes |= !self.officer_attacks(m, without_king, Some(i)).contains(to),
                 None => {
                     if !self.officer_attacks(m, without_king, None).contains(to) {
-                        out.push(Men {
-                            lone_king: to,
-                            ..*m
-                        });
+                        out.push(Men { lone_king: to, ..*m });
                     }
                 }
             }
@@ -162,21 +130,10 @@ impl Tablebase {
         let occupied = self.occupied(m);
         let mut out = Vec::new();
         for from in king_attacks(m.strong_king) & !occupied & !king_attacks(m.lone_king) {
-            out.push(Men {
-                strong_king: from,
-                ..*m
-            });
+            out.push(Men { strong_king: from, ..*m });
         }
         for (i, &role) in self.roles.iter().enumerate() {
-            for from in attacks(
-                m.officers[i],
-                Piece {
-                    color: Color::White,
-                    role,
-                },
-                occupied,
-            ) & !occupied
-            {
+            for from in attacks(m.officers[i], Piece { color: Color::White, role }, occupied) & !occupied {
                 let mut p = *m;
                 p.officers[i] = from;
                 out.push(p);
@@ -201,11 +158,7 @@ impl Tablebase {
             let (moves, takes) = self.lone_moves(&m);
             // A capture never leads to a won position: it keeps the count up.
             *left = moves.len() as u8 + takes as u8;
-            if *left == 0
-                && self
-                    .officer_attacks(&m, self.occupied(&m), None)
-                    .contains(m.lone_king)
-            {
+            if *left == 0 && self.officer_attacks(&m, self.occupied(&m), None).contains(m.lone_king) {
                 let i = self.index(&m, true);
                 self.plies[i] = 0;
                 lost.push(m);
@@ -227,10 +180,7 @@ impl Tablebase {
             for w in &won {
                 let occupied = self.occupied(w);
                 for from in king_attacks(w.lone_king) & !occupied & !king_attacks(w.strong_king) {
-                    let l = Men {
-                        lone_king: from,
-                        ..*w
-                    };
+                    let l = Men { lone_king: from, ..*w };
                     let i = self.index(&l, true);
                     if self.plies[i] != NOT_WON {
                         continue;
@@ -250,12 +200,7 @@ impl Tablebase {
     /// The longest mate with the strong side to move, in its moves.
     pub fn longest_mate_moves(&self) -> usize {
         let half = self.plies.len() / 2;
-        let plies = self.plies[..half]
-            .iter()
-            .copied()
-            .filter(|&p| p != NOT_WON)
-            .max()
-            .unwrap_or(0);
+        let plies = self.plies[..half].iter().copied().filter(|&p| p != NOT_WON).max().unwrap_or(0);
         (plies as usize).div_ceil(2)
     }
 
@@ -263,28 +208,15 @@ impl Tablebase {
     /// None if its material is not this table's.
     fn men_from(&self, pos: &Chess) -> Option<(Men, bool)> {
         let board = pos.board();
-        let strong = [Color::White, Color::Black]
-            .into_iter()
-            .find(|&c| board.by_color(c).count() > 1)?;
-        if board.by_color(!strong).count() != 1
-            || board.by_color(strong).count() != 1 + self.roles.len()
-        {
+        let strong = [Color::White, Color::Black].into_iter().find(|&c| board.by_color(c).count() > 1)?;
+        if board.by_color(!strong).count() != 1 || board.by_color(strong).count() != 1 + self.roles.len() {
             return None;
         }
         let mut officers = [Square::A1; 2];
         for (i, &role) in self.roles.iter().enumerate() {
-            officers[i] = board
-                .by_piece(Piece {
-                    color: strong,
-                    role,
-                })
-                .first()?;
+            officers[i] = board.by_piece(Piece { color: strong, role }).first()?;
         }
-        let mut m = Men {
-            strong_king: board.king_of(strong)?,
-            lone_king: board.king_of(!strong)?,
-            officers,
-        };
+        let mut m = Men { strong_king: board.king_of(strong)?, lone_king: board.king_of(!strong)?, officers };
         let all = |m: &mut Men, f: fn(Square) -> Square| {
             m.strong_king = f(m.strong_king);
             m.lone_king = f(m.lone_king);
@@ -343,10 +275,7 @@ mod tests {
     use shakmaty::CastlingMode;
 
     fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
     }
 
     #[test]
@@ -385,10 +314,7 @@ mod tests {
         let take = tb.best_defence(&hanging).unwrap();
         assert_eq!(take.to(), Square::B2);
         // Material of another table.
-        assert_eq!(
-            tb.plies_to_mate(&pos("7k/8/6K1/8/8/8/Q7/8 w - - 0 1")),
-            None
-        );
+        assert_eq!(tb.plies_to_mate(&pos("7k/8/6K1/8/8/8/Q7/8 w - - 0 1")), None);
     }
 
     /// The mean distance to mate by the lone king's square (dark bishop,
@@ -410,8 +336,7 @@ mod tests {
         }
         // In moves.
         let mean = |s: Square| sum[s as usize] as f64 / count[s as usize] as f64 / 2.0;
-        let near =
-            |s: Square, want: f64| assert!((mean(s) - want).abs() < 0.06, "{s}: {}", mean(s));
+        let near = |s: Square, want: f64| assert!((mean(s) - want).abs() < 0.06, "{s}: {}", mean(s));
         near(Square::A1, 14.3);
         near(Square::H8, 14.3);
         near(Square::A8, 25.2);
@@ -429,19 +354,13 @@ mod tests {
     /// `step`th KBNK position with the strong side to move and 10 or more
     /// plies to mate; and how many positions. `extra` is white's (the
     /// strong side's) view of the position after the reply.
-    fn kbnk_two_ply_loss(
-        tb: &Tablebase,
-        step: usize,
-        extra: impl Fn(&Chess) -> i32,
-    ) -> (f64, usize) {
+    fn kbnk_two_ply_loss(tb: &Tablebase, step: usize, extra: impl Fn(&Chess) -> i32) -> (f64, usize) {
         let eval = |p: &Chess| {
             if p.board().occupied().count() < 4 {
                 return 0; // a man taken: drawn
             }
             let fen = Fen::from_position(p, shakmaty::EnPassantMode::Legal).to_string();
-            let e = i32::from(firmware::engine::eval(
-                &firmware::chess::Position::from_fen(fen.as_bytes()).unwrap(),
-            ));
+            let e = i32::from(firmware::engine::eval(&firmware::chess::Position::from_fen(fen.as_bytes()).unwrap()));
             (if p.turn() == Color::White { e } else { -e }) + extra(p)
         };
         let (mut lost, mut n) = (0u64, 0usize);
@@ -452,49 +371,21 @@ mod tests {
             }
             let m = tb.men_of(i);
             let mut board = shakmaty::Board::empty();
-            board.set_piece_at(
-                m.strong_king,
-                Piece {
-                    color: Color::White,
-                    role: Role::King,
-                },
-            );
-            board.set_piece_at(
-                m.lone_king,
-                Piece {
-                    color: Color::Black,
-                    role: Role::King,
-                },
-            );
-            board.set_piece_at(
-                m.officers[0],
-                Piece {
-                    color: Color::White,
-                    role: Role::Bishop,
-                },
-            );
-            board.set_piece_at(
-                m.officers[1],
-                Piece {
-                    color: Color::White,
-                    role: Role::Knight,
-                },
-            );
+            board.set_piece_at(m.strong_king, Piece { color: Color::White, role: Role::King });
+            board.set_piece_at(m.lone_king, Piece { color: Color::Black, role: Role::King });
+            board.set_piece_at(m.officers[0], Piece { color: Color::White, role: Role::Bishop });
+            board.set_piece_at(m.officers[1], Piece { color: Color::White, role: Role::Knight });
             let p = pos(&format!("{board} w - - 0 1"));
             let mut best: Option<(i32, u8)> = None;
             for mv in p.legal_moves() {
                 let mut a = p.clone();
                 a.play_unchecked(mv);
                 let replies = a.legal_moves();
-                let v = match replies
-                    .iter()
-                    .map(|r| {
-                        let mut q = a.clone();
-                        q.play_unchecked(*r);
-                        eval(&q)
-                    })
-                    .min()
-                {
+                let v = match replies.iter().map(|r| {
+                    let mut q = a.clone();
+                    q.play_unchecked(*r);
+                    eval(&q)
+                }).min() {
                     Some(v) => v,
                     None if a.is_checkmate() => i32::MAX,
                     None => i32::MIN,
@@ -504,10 +395,7 @@ mod tests {
                 }
             }
             let after = best.unwrap().1;
-            lost += u64::from(after)
-                .saturating_add(1)
-                .saturating_sub(u64::from(d))
-                .min(60);
+            lost += u64::from(after).saturating_add(1).saturating_sub(u64::from(d)).min(60);
             n += 1;
         }
         (lost as f64 / n as f64, n)
@@ -523,71 +411,34 @@ mod tests {
     fn kbnk_two_ply_choice_ranks_the_weights_against_the_play_outs() {
         let tb = kbnk();
         let lone = |p: &Chess| p.board().king_of(Color::Black).unwrap();
-        let piece = |p: &Chess, role| {
-            p.board()
-                .by_piece(Piece {
-                    color: Color::White,
-                    role,
-                })
-                .first()
-                .unwrap()
-        };
+        let piece = |p: &Chess, role| p.board().by_piece(Piece { color: Color::White, role }).first().unwrap();
         let corner = |s: Square| {
             let d = s.file() as i32 + s.rank() as i32;
-            if d > 7 {
-                14 - d
-            } else {
-                d
-            }
+            if d > 7 { 14 - d } else { d }
         };
         let escapes = |p: &Chess| {
             let (b, k) = (p.board(), lone(p));
-            let mut taken =
-                Bitboard::from(piece(p, Role::King)) | king_attacks(piece(p, Role::King));
+            let mut taken = Bitboard::from(piece(p, Role::King)) | king_attacks(piece(p, Role::King));
             for role in [Role::Bishop, Role::Knight] {
-                taken |= attacks(
-                    piece(p, role),
-                    Piece {
-                        color: Color::White,
-                        role,
-                    },
-                    b.occupied(),
-                );
+                taken |= attacks(piece(p, role), Piece { color: Color::White, role }, b.occupied());
             }
-            (king_attacks(k) & !taken)
-                .into_iter()
-                .filter(|&s| corner(s) >= corner(k))
-                .count() as i32
+            (king_attacks(k) & !taken).into_iter().filter(|&s| corner(s) >= corner(k)).count() as i32
         };
         let step = 2999;
         let (base, n) = kbnk_two_ply_loss(tb, step, |_| 0);
-        let king = kbnk_two_ply_loss(tb, step, |p| {
-            6 * (7 - lone(p).distance(piece(p, Role::King)) as i32)
-        })
-        .0;
-        let knight = kbnk_two_ply_loss(tb, step, |p| {
-            -3 * (7 - lone(p).distance(piece(p, Role::Knight)) as i32)
-        })
-        .0;
+        let king = kbnk_two_ply_loss(tb, step, |p| 6 * (7 - lone(p).distance(piece(p, Role::King)) as i32)).0;
+        let knight = kbnk_two_ply_loss(tb, step, |p| -3 * (7 - lone(p).distance(piece(p, Role::Knight)) as i32)).0;
         let escape = kbnk_two_ply_loss(tb, step, |p| -5 * escapes(p)).0;
         let corner34 = kbnk_two_ply_loss(tb, step, |p| -6 * (14 - corner(lone(p)))).0;
         let corner48 = kbnk_two_ply_loss(tb, step, |p| 8 * (14 - corner(lone(p)))).0;
         println!("{n} positions, plies lost: {base:.3}; king 18 {king:.3}, knight 0 {knight:.3}, escapes 15 {escape:.3}, corner 34 {corner34:.3}, 48 {corner48:.3}");
         assert!(n > 1000, "{n}");
         // Preferred by it, each mated fewer positions in play-outs.
-        for (name, loss) in [
-            ("king 18", king),
-            ("knight 0", knight),
-            ("escapes 15", escape),
-            ("corner 34", corner34),
-        ] {
+        for (name, loss) in [("king 18", king), ("knight 0", knight), ("escapes 15", escape), ("corner 34", corner34)] {
             assert!(loss < base, "{name}: {loss} against {base}");
         }
         // The corner at 48, worse in play-outs, it rates about the same.
-        assert!(
-            (corner48 - base).abs() < 0.05,
-            "corner 48: {corner48} against {base}"
-        );
+        assert!((corner48 - base).abs() < 0.05, "corner 48: {corner48} against {base}");
     }
 
     #[test]

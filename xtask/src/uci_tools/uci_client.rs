@@ -47,14 +47,7 @@ impl UciEngine {
     /// handshake.
     pub fn start(cmd: &[String], label: &str) -> Result<UciEngine> {
         let (child, stdin, lines) = spawn_engine(cmd, label, Stdio::inherit())?;
-        let mut e = UciEngine {
-            label: label.to_string(),
-            name: label.to_string(),
-            child,
-            stdin,
-            lines,
-            recent: Vec::new(),
-        };
+        let mut e = UciEngine { label: label.to_string(), name: label.to_string(), child, stdin, lines, recent: Vec::new() };
         e.send("uci")?;
         let deadline = Duration::from_secs(30);
         loop {
@@ -73,24 +66,14 @@ impl UciEngine {
     pub fn send(&mut self, line: &str) -> Result {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
-            .map_err(|e| {
-                format!(
-                    "{}: cannot write `{line}`: {e}{}",
-                    self.label,
-                    self.context()
-                )
-            })
+            .map_err(|e| format!("{}: cannot write `{line}`: {e}{}", self.label, self.context()))
     }
 
     fn context(&self) -> String {
         if self.recent.is_empty() {
             String::new()
         } else {
-            format!(
-                "\n  last lines from {}:\n    {}",
-                self.label,
-                self.recent.join("\n    ")
-            )
+            format!("\n  last lines from {}:\n    {}", self.label, self.recent.join("\n    "))
         }
     }
 
@@ -107,22 +90,10 @@ impl UciEngine {
                 }
                 Ok(line)
             }
-            Err(RecvTimeoutError::Timeout) => Err(format!(
-                "{}: no answer within {timeout:?}{}",
-                self.label,
-                self.context()
-            )),
+            Err(RecvTimeoutError::Timeout) => Err(format!("{}: no answer within {timeout:?}{}", self.label, self.context())),
             Err(RecvTimeoutError::Disconnected) => {
-                let status = self
-                    .child
-                    .wait()
-                    .map(|s| s.to_string())
-                    .unwrap_or_else(|e| e.to_string());
-                Err(format!(
-                    "{} exited ({status}){}",
-                    self.label,
-                    self.context()
-                ))
+                let status = self.child.wait().map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
+                Err(format!("{} exited ({status}){}", self.label, self.context()))
             }
         }
     }
@@ -216,11 +187,7 @@ pub fn position_command(fen: Option<&str>, moves: &[String]) -> String {
 
 /// Starts an engine process with piped stdin/stdout; its output lines
 /// arrive on a channel from a reader thread, so reads can time out.
-fn spawn_engine(
-    cmd: &[String],
-    label: &str,
-    stderr: Stdio,
-) -> Result<(Child, ChildStdin, Receiver<String>)> {
+fn spawn_engine(cmd: &[String], label: &str, stderr: Stdio) -> Result<(Child, ChildStdin, Receiver<String>)> {
     let (program, args) = cmd.split_first().ok_or("empty engine command")?;
     let mut child = Command::new(program)
         .args(args)
@@ -260,12 +227,7 @@ pub struct XboardEngine {
 impl XboardEngine {
     pub fn start(cmd: &[String], label: &str) -> Result<XboardEngine> {
         let (child, stdin, lines) = spawn_engine(cmd, label, Stdio::null())?;
-        let mut e = XboardEngine {
-            label: label.to_string(),
-            child,
-            stdin,
-            lines,
-        };
+        let mut e = XboardEngine { label: label.to_string(), child, stdin, lines };
         e.send("xboard")?;
         e.send("protover 2")?;
         let end = Instant::now() + Duration::from_secs(10);
@@ -279,17 +241,13 @@ impl XboardEngine {
     }
 
     fn send(&mut self, line: &str) -> Result {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| format!("{}: cannot write: {e}", self.label))
+        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).map_err(|e| format!("{}: cannot write: {e}", self.label))
     }
 
     fn read_line(&mut self, timeout: Duration) -> Result<String> {
         match self.lines.recv_timeout(timeout) {
             Ok(l) => Ok(l),
-            Err(RecvTimeoutError::Timeout) => {
-                Err(format!("{}: no answer within {timeout:?}", self.label))
-            }
+            Err(RecvTimeoutError::Timeout) => Err(format!("{}: no answer within {timeout:?}", self.label)),
             Err(RecvTimeoutError::Disconnected) => Err(format!("{} exited", self.label)),
         }
     }

@@ -17,12 +17,7 @@ pub struct BreakState {
 
 impl Default for BreakState {
     fn default() -> Self {
-        BreakState {
-            bp_field: String::new(),
-            wp_field: String::new(),
-            wp_kind: WatchKind::Write,
-            message: None,
-        }
+        BreakState { bp_field: String::new(), wp_field: String::new(), wp_kind: WatchKind::Write, message: None }
     }
 }
 
@@ -32,9 +27,7 @@ pub fn parse_watch(snap: &Snapshot, text: &str) -> Option<std::ops::RangeInclusi
     let t = text.trim();
     if let Some((a, b)) = t.split_once("..") {
         let a = snap.program.resolve(a, Space::Data)?;
-        let b = snap
-            .program
-            .resolve(b.trim_start_matches('='), Space::Data)?;
+        let b = snap.program.resolve(b.trim_start_matches('='), Space::Data)?;
         return (a <= b && b <= RAMEND as u32).then_some(a as u16..=b as u16);
     }
     if let Some(s) = snap.program.data_symbol(t) {
@@ -47,31 +40,18 @@ pub fn parse_watch(snap: &Snapshot, text: &str) -> Option<std::ops::RangeInclusi
 pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut BreakState, sim: &SimHandle) {
     ui.strong("Breakpoints");
     ui.horizontal(|ui| {
-        let r = ui.add(
-            egui::TextEdit::singleline(&mut state.bp_field)
-                .desired_width(220.0)
-                .hint_text("function or 0xaddr (bytes)"),
-        );
-        let add = ui.button("Add breakpoint").clicked()
-            || (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+        let r = ui.add(egui::TextEdit::singleline(&mut state.bp_field).desired_width(220.0).hint_text("function or 0xaddr (bytes)"));
+        let add = ui.button("Add breakpoint").clicked() || (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
         if add {
             match snap.program.resolve(&state.bp_field, Space::Flash) {
                 Some(byte) if byte % 2 == 0 && (byte as usize) < 0x10000 => {
                     sim.send(Command::AddBreakpoint(byte / 2));
                     state.message = None;
                 }
-                _ => {
-                    state.message = Some(format!(
-                        "no function or even flash address `{}`",
-                        state.bp_field.trim()
-                    ))
-                }
+                _ => state.message = Some(format!("no function or even flash address `{}`", state.bp_field.trim())),
             }
         }
-        if ui
-            .add_enabled(!snap.breakpoints.is_empty(), egui::Button::new("Clear all"))
-            .clicked()
-        {
+        if ui.add_enabled(!snap.breakpoints.is_empty(), egui::Button::new("Clear all")).clicked() {
             sim.send(Command::ClearBreakpoints);
         }
     });
@@ -85,44 +65,26 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut BreakState, sim: &Si
             }
             ui.monospace(format!("0x{:04x}", pc * 2));
             if let Some((f, off)) = snap.program.function_at(pc * 2) {
-                ui.label(
-                    RichText::new(if off == 0 {
-                        f.to_string()
-                    } else {
-                        format!("{f}+0x{off:x}")
-                    })
-                    .weak(),
-                );
+                ui.label(RichText::new(if off == 0 { f.to_string() } else { format!("{f}+0x{off:x}") }).weak());
             }
         });
     }
     ui.add_space(8.0);
     ui.strong("Watchpoints");
     ui.horizontal(|ui| {
-        ui.add(
-            egui::TextEdit::singleline(&mut state.wp_field)
-                .desired_width(220.0)
-                .hint_text("symbol, 0xaddr or 0xa..0xb"),
-        );
-        egui::ComboBox::from_id_salt("wp-kind")
-            .selected_text(kind_name(state.wp_kind))
-            .show_ui(ui, |ui| {
-                for k in [WatchKind::Write, WatchKind::Read, WatchKind::ReadWrite] {
-                    ui.selectable_value(&mut state.wp_kind, k, kind_name(k));
-                }
-            });
+        ui.add(egui::TextEdit::singleline(&mut state.wp_field).desired_width(220.0).hint_text("symbol, 0xaddr or 0xa..0xb"));
+        egui::ComboBox::from_id_salt("wp-kind").selected_text(kind_name(state.wp_kind)).show_ui(ui, |ui| {
+            for k in [WatchKind::Write, WatchKind::Read, WatchKind::ReadWrite] {
+                ui.selectable_value(&mut state.wp_kind, k, kind_name(k));
+            }
+        });
         if ui.button("Add watchpoint").clicked() {
             match parse_watch(snap, &state.wp_field) {
                 Some(range) => {
                     sim.send(Command::AddWatchpoint(range, state.wp_kind));
                     state.message = None;
                 }
-                None => {
-                    state.message = Some(format!(
-                        "no data symbol, address or range `{}`",
-                        state.wp_field.trim()
-                    ))
-                }
+                None => state.message = Some(format!("no data symbol, address or range `{}`", state.wp_field.trim())),
             }
         }
     });
@@ -135,11 +97,7 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut BreakState, sim: &Si
                 sim.send(Command::RemoveWatchpoint(w.range.clone(), w.kind));
             }
             let (a, b) = (*w.range.start(), *w.range.end());
-            ui.monospace(if a == b {
-                format!("0x{a:04x}")
-            } else {
-                format!("0x{a:04x}..=0x{b:04x}")
-            });
+            ui.monospace(if a == b { format!("0x{a:04x}") } else { format!("0x{a:04x}..=0x{b:04x}") });
             ui.label(kind_name(w.kind));
             if let Some(l) = snap.program.data_label(a) {
                 ui.label(RichText::new(l).weak());

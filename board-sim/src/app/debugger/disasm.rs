@@ -21,14 +21,7 @@ pub struct DisasmState {
 
 impl Default for DisasmState {
     fn default() -> Self {
-        DisasmState {
-            follow_pc: true,
-            cursor: None,
-            goto: String::new(),
-            last_stop: None,
-            scroll_to_row: None,
-            message: None,
-        }
+        DisasmState { follow_pc: true, cursor: None, goto: String::new(), last_stop: None, scroll_to_row: None, message: None }
     }
 }
 
@@ -44,46 +37,25 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut DisasmState, sim: &S
         }
     });
     ui.horizontal(|ui| {
-        let r = ui.add(
-            egui::TextEdit::singleline(&mut state.goto)
-                .desired_width(150.0)
-                .hint_text("function or 0xaddr"),
-        );
-        if ui.button("Go").clicked()
-            || (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)))
-        {
+        let r = ui.add(egui::TextEdit::singleline(&mut state.goto).desired_width(150.0).hint_text("function or 0xaddr"));
+        if ui.button("Go").clicked() || (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))) {
             match program.resolve(&state.goto, Space::Flash) {
                 Some(byte) => {
                     state.cursor = Some(byte / 2);
                     state.scroll_to_row = program.row(byte / 2);
                     state.message = None;
                 }
-                None => {
-                    state.message = Some(format!("no function or address `{}`", state.goto.trim()))
-                }
+                None => state.message = Some(format!("no function or address `{}`", state.goto.trim())),
             }
         }
         let paused = snap.powered && !snap.running;
         let cur = state.cursor;
-        if ui
-            .add_enabled(
-                cur.is_some() && snap.powered,
-                egui::Button::new("Run to cursor"),
-            )
-            .clicked()
-        {
+        if ui.add_enabled(cur.is_some() && snap.powered, egui::Button::new("Run to cursor")).clicked() {
             if let Some(pc) = cur {
                 sim.send(Command::RunTo(pc));
             }
         }
-        if ui
-            .add_enabled(cur.is_some(), egui::Button::new("Toggle breakpoint"))
-            .on_hover_text("F9: breakpoint at the cursor")
-            .clicked()
-            || (cur.is_some()
-                && !ui.ctx().text_edit_focused()
-                && ui.input(|i| i.key_pressed(egui::Key::F9)))
-        {
+        if ui.add_enabled(cur.is_some(), egui::Button::new("Toggle breakpoint")).on_hover_text("F9: breakpoint at the cursor").clicked() || (cur.is_some() && !ui.ctx().text_edit_focused() && ui.input(|i| i.key_pressed(egui::Key::F9))) {
             if let Some(pc) = cur {
                 toggle(snap, sim, pc);
             }
@@ -99,14 +71,10 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut DisasmState, sim: &S
         state.scroll_to_row = program.row(snap.pc);
     }
     let rows = program.listing.len();
-    let mut area = egui::ScrollArea::vertical()
-        .id_salt("disasm")
-        .auto_shrink([false, false]);
+    let mut area = egui::ScrollArea::vertical().id_salt("disasm").auto_shrink([false, false]);
     if let Some(row) = state.scroll_to_row.take() {
         let visible = ui.available_height();
-        area = area.vertical_scroll_offset(
-            (row as f32 * (ROW_H + ui.spacing().item_spacing.y) - visible / 3.0).max(0.0),
-        );
+        area = area.vertical_scroll_offset((row as f32 * (ROW_H + ui.spacing().item_spacing.y) - visible / 3.0).max(0.0));
     }
     let mono = FontId::monospace(12.5);
     let pc_bg = Color32::from_rgb(0x4a, 0x40, 0x12);
@@ -118,13 +86,7 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut DisasmState, sim: &S
             let p = ui.painter();
             match &program.listing[i] {
                 ListingRow::Label { name, pc } => {
-                    p.text(
-                        rect.left_center() + Vec2::new(4.0, 0.0),
-                        egui::Align2::LEFT_CENTER,
-                        format!("{name}:"),
-                        mono.clone(),
-                        Color32::from_rgb(0x8c, 0xc8, 0xff),
-                    );
+                    p.text(rect.left_center() + Vec2::new(4.0, 0.0), egui::Align2::LEFT_CENTER, format!("{name}:"), mono.clone(), Color32::from_rgb(0x8c, 0xc8, 0xff));
                     if resp.clicked() {
                         state.cursor = Some(*pc);
                     }
@@ -143,67 +105,24 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut DisasmState, sim: &S
                     let has_bp = snap.breakpoints.contains(&pc);
                     if has_bp {
                         p.circle_filled(gutter.center(), 5.0, Color32::from_rgb(0xe0, 0x40, 0x40));
-                    } else if resp.hovered() && resp.hover_pos().is_some_and(|h| gutter.contains(h))
-                    {
-                        p.circle_stroke(
-                            gutter.center(),
-                            5.0,
-                            egui::Stroke::new(1.0, Color32::from_rgb(0xe0, 0x40, 0x40)),
-                        );
+                    } else if resp.hovered() && resp.hover_pos().is_some_and(|h| gutter.contains(h)) {
+                        p.circle_stroke(gutter.center(), 5.0, egui::Stroke::new(1.0, Color32::from_rgb(0xe0, 0x40, 0x40)));
                     }
                     if is_pc {
                         let c = gutter.right_center() + Vec2::new(7.0, 0.0);
-                        p.add(egui::Shape::convex_polygon(
-                            vec![
-                                c + Vec2::new(-5.0, -5.0),
-                                c + Vec2::new(5.0, 0.0),
-                                c + Vec2::new(-5.0, 5.0),
-                            ],
-                            Color32::from_rgb(0xff, 0xd0, 0x40),
-                            egui::Stroke::NONE,
-                        ));
+                        p.add(egui::Shape::convex_polygon(vec![c + Vec2::new(-5.0, -5.0), c + Vec2::new(5.0, 0.0), c + Vec2::new(-5.0, 5.0)], Color32::from_rgb(0xff, 0xd0, 0x40), egui::Stroke::NONE));
                     }
                     let x = rect.left() + 34.0;
-                    p.text(
-                        Pos2::new(x, rect.center().y),
-                        egui::Align2::LEFT_CENTER,
-                        format!("{:04x}", pc * 2),
-                        mono.clone(),
-                        Color32::from_gray(120),
-                    );
+                    p.text(Pos2::new(x, rect.center().y), egui::Align2::LEFT_CENTER, format!("{:04x}", pc * 2), mono.clone(), Color32::from_gray(120));
                     let (ins, comment) = text.split_once('\t').unwrap_or((text.as_str(), ""));
-                    p.text(
-                        Pos2::new(x + 46.0, rect.center().y),
-                        egui::Align2::LEFT_CENTER,
-                        ins,
-                        mono.clone(),
-                        Color32::from_rgb(0xe6, 0xe6, 0xe6),
-                    );
-                    let (ops, note) = comment
-                        .split_once("\t;")
-                        .map(|(o, n)| (o, Some(n)))
-                        .unwrap_or((comment, None));
-                    p.text(
-                        Pos2::new(x + 100.0, rect.center().y),
-                        egui::Align2::LEFT_CENTER,
-                        ops.replace('\t', " "),
-                        mono.clone(),
-                        Color32::from_rgb(0xc8, 0xd8, 0xa8),
-                    );
+                    p.text(Pos2::new(x + 46.0, rect.center().y), egui::Align2::LEFT_CENTER, ins, mono.clone(), Color32::from_rgb(0xe6, 0xe6, 0xe6));
+                    let (ops, note) = comment.split_once("\t;").map(|(o, n)| (o, Some(n))).unwrap_or((comment, None));
+                    p.text(Pos2::new(x + 100.0, rect.center().y), egui::Align2::LEFT_CENTER, ops.replace('\t', " "), mono.clone(), Color32::from_rgb(0xc8, 0xd8, 0xa8));
                     if let Some(n) = note {
-                        p.text(
-                            Pos2::new(x + 220.0, rect.center().y),
-                            egui::Align2::LEFT_CENTER,
-                            format!(";{n}"),
-                            mono.clone(),
-                            Color32::from_gray(125),
-                        );
+                        p.text(Pos2::new(x + 220.0, rect.center().y), egui::Align2::LEFT_CENTER, format!(";{n}"), mono.clone(), Color32::from_gray(125));
                     }
                     if resp.clicked() {
-                        if resp
-                            .interact_pointer_pos()
-                            .is_some_and(|h| gutter.contains(h))
-                        {
+                        if resp.interact_pointer_pos().is_some_and(|h| gutter.contains(h)) {
                             toggle(snap, sim, pc);
                         } else {
                             state.cursor = Some(pc);
@@ -214,14 +133,7 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut DisasmState, sim: &S
                             sim.send(Command::RunTo(pc));
                             ui.close();
                         }
-                        if ui
-                            .button(if has_bp {
-                                "Remove breakpoint"
-                            } else {
-                                "Set breakpoint"
-                            })
-                            .clicked()
-                        {
+                        if ui.button(if has_bp { "Remove breakpoint" } else { "Set breakpoint" }).clicked() {
                             toggle(snap, sim, pc);
                             ui.close();
                         }

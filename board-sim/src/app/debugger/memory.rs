@@ -113,15 +113,7 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut MemoryState, _sim: &
     let used = total - never;
     ui.horizontal(|ui| {
         ui.label("Stack + free RAM");
-        ui.add(
-            egui::ProgressBar::new(if total > 0 {
-                used as f32 / total as f32
-            } else {
-                1.0
-            })
-            .desired_width(200.0)
-            .text(format!("{used} / {total} B")),
-        );
+        ui.add(egui::ProgressBar::new(if total > 0 { used as f32 / total as f32 } else { 1.0 }).desired_width(200.0).text(format!("{used} / {total} B")));
     });
     ui.label(
         RichText::new(format!(
@@ -136,62 +128,30 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut MemoryState, _sim: &
         .small(),
     );
     ui.add_space(4.0);
-    egui::CollapsingHeader::new(format!("Symbols ({})", snap.program.data_symbols.len()))
-        .id_salt("data-symbols")
-        .default_open(false)
-        .show(ui, |ui| {
-            egui::ScrollArea::vertical()
-                .id_salt("symbols")
-                .max_height(160.0)
-                .show(ui, |ui| {
-                    egui::Grid::new("symgrid")
-                        .striped(true)
-                        .num_columns(4)
-                        .show(ui, |ui| {
-                            for s in &snap.program.data_symbols {
-                                let bytes: Vec<String> = (0..s.size.min(8))
-                                    .map(|i| {
-                                        format!(
-                                            "{:02x}",
-                                            snap.sram
-                                                .get((s.address + i) as usize)
-                                                .copied()
-                                                .unwrap_or(0)
-                                        )
-                                    })
-                                    .collect();
-                                ui.label(RichText::new(&s.name).monospace().small());
-                                ui.monospace(format!("0x{:04x}", s.address));
-                                ui.monospace(format!("{}", s.size));
-                                ui.monospace(format!(
-                                    "{}{}",
-                                    bytes.join(" "),
-                                    if s.size > 8 { " …" } else { "" }
-                                ));
-                                ui.end_row();
-                            }
-                        });
-                });
+    egui::CollapsingHeader::new(format!("Symbols ({})", snap.program.data_symbols.len())).id_salt("data-symbols").default_open(false).show(ui, |ui| {
+        egui::ScrollArea::vertical().id_salt("symbols").max_height(160.0).show(ui, |ui| {
+            egui::Grid::new("symgrid").striped(true).num_columns(4).show(ui, |ui| {
+                for s in &snap.program.data_symbols {
+                    let bytes: Vec<String> = (0..s.size.min(8)).map(|i| format!("{:02x}", snap.sram.get((s.address + i) as usize).copied().unwrap_or(0))).collect();
+                    ui.label(RichText::new(&s.name).monospace().small());
+                    ui.monospace(format!("0x{:04x}", s.address));
+                    ui.monospace(format!("{}", s.size));
+                    ui.monospace(format!("{}{}", bytes.join(" "), if s.size > 8 { " …" } else { "" }));
+                    ui.end_row();
+                }
+            });
         });
+    });
     ui.horizontal(|ui| {
-        let r = ui.add(
-            egui::TextEdit::singleline(&mut state.goto)
-                .desired_width(160.0)
-                .hint_text("symbol or 0xaddr"),
-        );
-        if ui.button("Go").clicked()
-            || (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)))
-        {
+        let r = ui.add(egui::TextEdit::singleline(&mut state.goto).desired_width(160.0).hint_text("symbol or 0xaddr"));
+        if ui.button("Go").clicked() || (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))) {
             match snap.program.resolve(&state.goto, Space::Data) {
                 Some(a) if a <= RAMEND as u32 => {
                     let base = if state.show_io { 0 } else { RAMSTART as u32 };
                     state.scroll_to_row = Some((a.saturating_sub(base) / 16) as usize);
                     state.message = None;
                 }
-                _ => {
-                    state.message =
-                        Some(format!("no data symbol or address `{}`", state.goto.trim()))
-                }
+                _ => state.message = Some(format!("no data symbol or address `{}`", state.goto.trim())),
             }
         }
         ui.checkbox(&mut state.show_io, "registers & I/O");
@@ -227,53 +187,26 @@ fn map(ui: &mut egui::Ui, snap: &Snapshot) {
         let r = region(snap, a);
         if r != cur || a == RAMEND {
             let end = if a == RAMEND { RAMEND + 1 } else { a };
-            p.rect_filled(
-                Rect::from_x_y_ranges(
-                    x_of(start)..=rect.left() + (end - RAMSTART) as f32 / span * rect.width(),
-                    rect.y_range(),
-                ),
-                0.0,
-                cur.colour(),
-            );
+            p.rect_filled(Rect::from_x_y_ranges(x_of(start)..=rect.left() + (end - RAMSTART) as f32 / span * rect.width(), rect.y_range()), 0.0, cur.colour());
             start = a;
             cur = r;
         }
     }
-    for (addr, colour, label) in [
-        (
-            snap.min_sp,
-            Color32::from_rgb(0xff, 0x50, 0x50),
-            "high-water",
-        ),
-        (snap.sp, Color32::WHITE, "SP"),
-    ] {
+    for (addr, colour, label) in [(snap.min_sp, Color32::from_rgb(0xff, 0x50, 0x50), "high-water"), (snap.sp, Color32::WHITE, "SP")] {
         if addr >= RAMSTART {
             let x = x_of(addr);
-            p.line_segment(
-                [Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())],
-                Stroke::new(2.0, colour),
-            );
+            p.line_segment([Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())], Stroke::new(2.0, colour));
             let _ = label;
         }
     }
     if let Some(h) = resp.hover_pos() {
         let a = RAMSTART + ((h.x - rect.left()) / rect.width() * span) as u16;
         let a = a.min(RAMEND);
-        let lab = snap
-            .program
-            .data_label(a)
-            .map(|l| format!(" {l}"))
-            .unwrap_or_default();
+        let lab = snap.program.data_label(a).map(|l| format!(" {l}")).unwrap_or_default();
         resp.on_hover_text(format!("0x{a:04x}: {}{lab}", region(snap, a).name()));
     }
     ui.horizontal_wrapped(|ui| {
-        for r in [
-            Region::Data,
-            Region::Bss,
-            Region::Free,
-            Region::StackHistory,
-            Region::Stack,
-        ] {
+        for r in [Region::Data, Region::Bss, Region::Free, Region::StackHistory, Region::Stack] {
             let (sw, _) = ui.allocate_exact_size(Vec2::splat(10.0), Sense::hover());
             ui.painter().rect_filled(sw, 2.0, r.colour());
             ui.label(RichText::new(r.name()).small());
@@ -300,9 +233,7 @@ pub fn hex_view(
     const CELL_W: f32 = 20.0;
     let cell_size = Vec2::new(CELL_W - 2.0, ROW_H - 1.0);
     let rows = (last as usize + 1 - base as usize).div_ceil(16);
-    let mut area = egui::ScrollArea::vertical()
-        .id_salt(id)
-        .auto_shrink([false, false]);
+    let mut area = egui::ScrollArea::vertical().id_salt(id).auto_shrink([false, false]);
     if let Some(r) = scroll_to_row {
         area = area.vertical_scroll_offset(r as f32 * (ROW_H + ui.spacing().item_spacing.y));
     }
@@ -313,16 +244,9 @@ pub fn hex_view(
         let mut cells = RoundedRects::new(cell_size, 2.0);
         for row in range {
             let addr = base as usize + row * 16;
-            let (rect, resp) =
-                ui.allocate_exact_size(Vec2::new(ui.available_width(), ROW_H), Sense::hover());
+            let (rect, resp) = ui.allocate_exact_size(Vec2::new(ui.available_width(), ROW_H), Sense::hover());
             let p = ui.painter();
-            p.text(
-                rect.left_center(),
-                egui::Align2::LEFT_CENTER,
-                format!("{addr:04x}"),
-                mono.clone(),
-                Color32::from_gray(120),
-            );
+            p.text(rect.left_center(), egui::Align2::LEFT_CENTER, format!("{addr:04x}"), mono.clone(), Color32::from_gray(120));
             let x0 = rect.left() + 42.0;
             let mut ascii = String::new();
             for i in 0..16 {
@@ -331,33 +255,13 @@ pub fn hex_view(
                     break;
                 }
                 let v = data.get(a).copied().unwrap_or(0);
-                let cell = Rect::from_min_size(
-                    Pos2::new(
-                        x0 + i as f32 * CELL_W + if i >= 8 { 6.0 } else { 0.0 },
-                        rect.top(),
-                    ),
-                    cell_size,
-                );
+                let cell = Rect::from_min_size(Pos2::new(x0 + i as f32 * CELL_W + if i >= 8 { 6.0 } else { 0.0 }, rect.top()), cell_size);
                 if let Some(c) = colour(a as u16) {
                     cells.add(cell.min, c.gamma_multiply(0.45));
                 }
-                let fg = if changed(a as u16) {
-                    Color32::from_rgb(0xff, 0xd0, 0x40)
-                } else {
-                    Color32::from_gray(225)
-                };
-                p.text(
-                    cell.center(),
-                    egui::Align2::CENTER_CENTER,
-                    format!("{v:02x}"),
-                    mono.clone(),
-                    fg,
-                );
-                ascii.push(if (0x20..0x7f).contains(&v) {
-                    v as char
-                } else {
-                    '·'
-                });
+                let fg = if changed(a as u16) { Color32::from_rgb(0xff, 0xd0, 0x40) } else { Color32::from_gray(225) };
+                p.text(cell.center(), egui::Align2::CENTER_CENTER, format!("{v:02x}"), mono.clone(), fg);
+                ascii.push(if (0x20..0x7f).contains(&v) { v as char } else { '·' });
             }
             let xa = x0 + 16.0 * CELL_W + 12.0;
             // The first symbol that starts in this row (or covers its start).
@@ -371,27 +275,11 @@ pub fn hex_view(
                 Some(l) => {
                     let l = short_name(&l);
                     let max_chars = ((room / 7.0) as usize).max(4);
-                    let l = if l.chars().count() > max_chars {
-                        format!("{}…", l.chars().take(max_chars - 1).collect::<String>())
-                    } else {
-                        l
-                    };
-                    p.text(
-                        Pos2::new(xa, rect.center().y),
-                        egui::Align2::LEFT_CENTER,
-                        l,
-                        FontId::proportional(12.0),
-                        Color32::from_rgb(0x8c, 0xc8, 0xff),
-                    );
+                    let l = if l.chars().count() > max_chars { format!("{}…", l.chars().take(max_chars - 1).collect::<String>()) } else { l };
+                    p.text(Pos2::new(xa, rect.center().y), egui::Align2::LEFT_CENTER, l, FontId::proportional(12.0), Color32::from_rgb(0x8c, 0xc8, 0xff));
                 }
                 None => {
-                    p.text(
-                        Pos2::new(xa, rect.center().y),
-                        egui::Align2::LEFT_CENTER,
-                        &ascii,
-                        mono.clone(),
-                        Color32::from_gray(150),
-                    );
+                    p.text(Pos2::new(xa, rect.center().y), egui::Align2::LEFT_CENTER, &ascii, mono.clone(), Color32::from_gray(150));
                 }
             }
             if let Some(h) = resp.hover_pos() {
@@ -399,9 +287,7 @@ pub fn hex_view(
                 if (0.0..16.0).contains(&i) {
                     let a = addr + i as usize;
                     let v = data.get(a).copied().unwrap_or(0);
-                    let l = label(a as u16)
-                        .map(|l| format!("\n{l}"))
-                        .unwrap_or_default();
+                    let l = label(a as u16).map(|l| format!("\n{l}")).unwrap_or_default();
                     resp.on_hover_text(format!("0x{a:04x} = 0x{v:02x} ({v}){l}"));
                 }
             }

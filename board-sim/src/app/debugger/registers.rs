@@ -32,29 +32,17 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut RegState) {
     let accent = Color32::from_rgb(0xff, 0xc8, 0x50);
     ui.horizontal(|ui| {
         ui.strong("PC");
-        let fun = snap.program.function_at(snap.pc * 2).map(|(n, off)| {
-            if off == 0 {
-                n.to_string()
-            } else {
-                format!("{n}+0x{off:x}")
-            }
-        });
-        ui.label(
-            RichText::new(format!("0x{:04x}", snap.pc * 2))
-                .monospace()
-                .color(accent),
-        );
+        let fun = snap.program.function_at(snap.pc * 2).map(|(n, off)| if off == 0 { n.to_string() } else { format!("{n}+0x{off:x}") });
+        ui.label(RichText::new(format!("0x{:04x}", snap.pc * 2)).monospace().color(accent));
         if let Some(f) = fun {
-            ui.label(RichText::new(f).monospace().weak())
-                .on_hover_text("function containing PC");
+            ui.label(RichText::new(f).monospace().weak()).on_hover_text("function containing PC");
         }
     });
     ui.horizontal(|ui| {
         ui.strong("SP");
         ui.monospace(format!("0x{:04x}", snap.sp));
         ui.strong("min SP");
-        ui.monospace(format!("0x{:04x}", snap.min_sp))
-            .on_hover_text("stack high-water mark (lowest SP since reset)");
+        ui.monospace(format!("0x{:04x}", snap.min_sp)).on_hover_text("stack high-water mark (lowest SP since reset)");
         ui.strong("cycle");
         ui.monospace(super::super::status::group(snap.cycles));
         if snap.sleeping {
@@ -68,16 +56,7 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut RegState) {
             let set = snap.sreg & (1 << bit) != 0;
             let was = state.before.map(|(_, s)| s & (1 << bit) != 0);
             let mut t = RichText::new(FLAGS[bit].to_string()).monospace().strong();
-            t = if set {
-                t.color(Color32::BLACK)
-                    .background_color(if was == Some(false) {
-                        accent
-                    } else {
-                        Color32::from_rgb(0x7c, 0xd9, 0x6a)
-                    })
-            } else {
-                t.weak()
-            };
+            t = if set { t.color(Color32::BLACK).background_color(if was == Some(false) { accent } else { Color32::from_rgb(0x7c, 0xd9, 0x6a) }) } else { t.weak() };
             ui.label(t).on_hover_text(flag_name(bit));
         }
     });
@@ -95,26 +74,12 @@ pub fn show(ui: &mut egui::Ui, snap: &Snapshot, state: &mut RegState) {
         for (name, lo) in [("X", 26usize), ("Y", 28), ("Z", 30)] {
             let v = u16::from_le_bytes([snap.regs[lo], snap.regs[lo + 1]]);
             ui.strong(name);
-            let label = snap
-                .program
-                .data_label(v)
-                .map(|l| format!(" {l}"))
-                .unwrap_or_default();
-            ui.monospace(format!("0x{v:04x}"))
-                .on_hover_text(format!("r{}:r{}{label}", lo + 1, lo));
+            let label = snap.program.data_label(v).map(|l| format!(" {l}")).unwrap_or_default();
+            ui.monospace(format!("0x{v:04x}")).on_hover_text(format!("r{}:r{}{label}", lo + 1, lo));
         }
     });
 }
 
 fn flag_name(bit: usize) -> &'static str {
-    [
-        "carry",
-        "zero",
-        "negative",
-        "two's complement overflow",
-        "sign (N xor V)",
-        "half carry",
-        "bit copy storage (T)",
-        "global interrupt enable",
-    ][bit]
+    ["carry", "zero", "negative", "two's complement overflow", "sign (N xor V)", "half carry", "bit copy storage (T)", "global interrupt enable"][bit]
 }
