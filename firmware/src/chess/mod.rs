@@ -25,10 +25,10 @@ pub mod square;
 mod status;
 mod zobrist;
 
-pub(crate) use attacks::{is_adjacent, reach, JUMPS_THERE};
 pub use chess_move::{Move, MoveKind};
-pub(crate) use fen::Writer;
 pub use fen::{BufferTooSmall, FenError, FEN_MAX_LEN};
+pub(crate) use attacks::{is_adjacent, reach, JUMPS_THERE};
+pub(crate) use fen::Writer;
 pub use history::{HashHistory, HISTORY_LEN};
 pub use makemove::Undo;
 pub use movegen::MoveGen;
@@ -39,3 +39,29 @@ pub use position::{
 };
 pub use square::{Square, NO_SQUARE};
 pub use status::GameStatus;
+
+/// For tests: a random legal game of up to `plies` moves from `fen`
+/// (xorshift on `seed`), `visit` called on the start position and after
+/// every move.
+#[cfg(test)]
+pub(crate) fn random_game(fen: &str, plies: usize, seed: &mut u64, mut visit: impl FnMut(&Position)) {
+    let mut pos = Position::from_fen(fen.as_bytes()).unwrap();
+    visit(&pos);
+    for _ in 0..plies {
+        let mut moves = [Move::NONE; 256];
+        let mut n = 0;
+        let mut gen = MoveGen::new();
+        while let Some(m) = gen.next_legal(&pos) {
+            moves[n] = m;
+            n += 1;
+        }
+        if n == 0 {
+            break;
+        }
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        pos.make_move(moves[(*seed % n as u64) as usize]);
+        visit(&pos);
+    }
+}

@@ -304,11 +304,7 @@ impl Engine {
         }
         let slot = self.pawn_slot(pos);
         let pi = &self.pawn_cache[slot];
-        let s = scale_draw(
-            self.psq + dynamic(pos, &self.ctx, self.npm, self.pawns, pi),
-            self.npm,
-            self.pawns,
-        );
+        let s = scale_draw(self.psq + dynamic(pos, &self.ctx, self.npm, self.pawns, pi), self.npm, self.pawns);
         if white {
             s
         } else {
@@ -379,17 +375,7 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: 
             if files & 1 != 0 && own[(f & 7) as usize] != 0 {
                 let r = front_rank(own[(f & 7) as usize], c);
                 let rr = if c == 0 { r } else { 7 - r };
-                t += passed(
-                    pos,
-                    (r << 4) | f,
-                    c,
-                    rr,
-                    endgame,
-                    npm[o as usize],
-                    my_king,
-                    their_king,
-                    stm_white,
-                );
+                t += passed(pos, (r << 4) | f, c, rr, endgame, npm[o as usize], my_king, their_king, stm_white);
             }
             files >>= 1;
             f += 1;
@@ -406,11 +392,7 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: 
             let kr = rank_of(my_king);
             let krr = if c == 0 { kr } else { 7 - kr };
             if krr <= 1 {
-                let (r1, r2) = if c == 0 {
-                    (kr + 1, kr + 2)
-                } else {
-                    (kr - 1, kr - 2)
-                };
+                let (r1, r2) = if c == 0 { (kr + 1, kr + 2) } else { (kr - 1, kr - 2) };
                 let lo = if kf > 0 { kf - 1 } else { 0 };
                 let hi = if kf < 7 { kf + 1 } else { 7 };
                 // A plain u8 loop (`lo..=hi` carries an extra exhausted flag).
@@ -525,8 +507,7 @@ fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
             let adj = left | right;
             let guards = if c == 0 { adj << 1 } else { adj >> 1 };
             let linked = here & (adj | guards);
-            connected +=
-                NIBBLE_COUNT.get((linked & 15) as usize) + NIBBLE_COUNT.get((linked >> 4) as usize);
+            connected += NIBBLE_COUNT.get((linked & 15) as usize) + NIBBLE_COUNT.get((linked >> 4) as usize);
             let mut behind = here;
             if c == 0 {
                 behind |= behind >> 1;
@@ -545,9 +526,7 @@ fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
         oleft = ohere;
         bit <<= 1;
     }
-    let t = -w!(DOUBLED) * rear as i16
-        - w!(ISOLATED_OPEN) * isolated_open as i16
-        - w!(ISOLATED) * isolated as i16
+    let t = -w!(DOUBLED) * rear as i16 - w!(ISOLATED_OPEN) * isolated_open as i16 - w!(ISOLATED) * isolated as i16
         + w!(CONNECTED) * connected as i16;
     (t, passed)
 }
@@ -620,11 +599,7 @@ fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
             }
         } else {
             if own[fi] == 0 {
-                t += if opp[fi] == 0 {
-                    w!(ROOK_OPEN)
-                } else {
-                    w!(ROOK_HALF_OPEN)
-                };
+                t += if opp[fi] == 0 { w!(ROOK_OPEN) } else { w!(ROOK_HALF_OPEN) };
             }
             if MOBILITY {
                 t += mobility(pos, sq, 4) as i16 - 6;
@@ -673,8 +648,7 @@ fn passed(
         b >>= 1; // blocked
     }
     if endgame && rr >= 3 {
-        b += w!(PASSED_THEIR_KING) * distance(their_king, front) as i16
-            - w!(PASSED_OWN_KING) * distance(my_king, front) as i16;
+        b += w!(PASSED_THEIR_KING) * distance(their_king, front) as i16 - w!(PASSED_OWN_KING) * distance(my_king, front) as i16;
     }
     if their_npm == 0 {
         // Quadrant rule: can the defending king still catch it?
@@ -788,11 +762,7 @@ const KBNK_ESCAPE: i16 = 10;
 /// ([`square_colour`]: 0 = a1/h8, 1 = h1/a8).
 #[inline(never)]
 fn corner_distance(sq: Square, colour: u8) -> u8 {
-    let f = if colour == 0 {
-        file_of(sq)
-    } else {
-        7 - file_of(sq)
-    };
+    let f = if colour == 0 { file_of(sq) } else { 7 - file_of(sq) };
     let d = f + rank_of(sq);
     if d > 7 {
         14 - d
@@ -836,10 +806,7 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             + KBNK_KNIGHT * (7 - distance(knight, wk) as i16);
         for r in 0..8u8 {
             let s = wk.wrapping_add(RAYS.get(r as usize) as u8);
-            if on_board(s)
-                && corner_distance(s, bishop_colour) >= d
-                && !pos.is_square_attacked(s, sc)
-            {
+            if on_board(s) && corner_distance(s, bishop_colour) >= d && !pos.is_square_attacked(s, sc) {
                 bonus -= KBNK_ESCAPE;
             }
         }
@@ -854,7 +821,6 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::MoveGen;
     use crate::engine::weights::CONNECTED;
 
     fn pos(fen: &str) -> Position {
@@ -932,24 +898,8 @@ mod tests {
         let mut e = Engine::new();
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
         for _ in 0..40 {
-            let mut p = pos("r3k2r/pPpp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1");
-            for _ in 0..60 {
-                let mut moves = [crate::chess::Move::NONE; 256];
-                let mut n = 0;
-                let mut g = MoveGen::new();
-                while let Some(m) = g.next_legal(&p) {
-                    moves[n] = m;
-                    n += 1;
-                }
-                if n == 0 {
-                    break;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                p.make_move(moves[(seed % n as u64) as usize]);
-                assert_eq!(e.pawn_info(&p), pawn_info(&p));
-            }
+            let fen = "r3k2r/pPpp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
+            crate::chess::random_game(fen, 60, &mut seed, |p| assert_eq!(e.pawn_info(p), pawn_info(p)));
         }
     }
 }

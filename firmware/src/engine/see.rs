@@ -10,9 +10,9 @@
 
 use super::eval::{BIT, JUMPS, RAYS, VALUE};
 use super::picker::attacked_victims;
+use crate::chess::{is_adjacent, reach, JUMPS_THERE};
 use crate::chess::piece::*;
 use crate::chess::square::*;
-use crate::chess::{is_adjacent, reach, JUMPS_THERE};
 use crate::chess::{Color, Move, MoveKind, Position};
 use core::mem::MaybeUninit;
 
@@ -98,14 +98,7 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Sq
 
 /// Plays out the exchange after the first capture: `gain0` was won, the
 /// capturer (worth `on_square`) now stands on `t`, `side` is to recapture.
-fn swap(
-    pos: &Position,
-    t: Square,
-    removed: &mut Removed,
-    gain0: i16,
-    on_square: i16,
-    side: Color,
-) -> i16 {
+fn swap(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, on_square: i16, side: Color) -> i16 {
     // Left uninitialised: zeroing it cost a 32-byte memset per call (2% of
     // the search). Every entry is written before it is read: the forward
     // pass writes gain[d] before anything reads it, and the backward pass
@@ -258,14 +251,7 @@ pub(crate) const ATTACKER_END: u8 = 34;
 /// bit (knights 8, bishops 16, rooks 32, queens 64, king 128; pawns have
 /// none and are always probed) is clear in `classes` is skipped whole: no
 /// man of that class attacks any victim.
-pub(crate) fn next_attacker(
-    pos: &Position,
-    t: Square,
-    us: Color,
-    cursor: &mut u8,
-    end: u8,
-    classes: u8,
-) -> Square {
+pub(crate) fn next_attacker(pos: &Position, t: Square, us: Color, cursor: &mut u8, end: u8, classes: u8) -> Square {
     // A window at a time, each scanned by its own tight loop: one pass of
     // the dispatch per window, not per cursor step. (`end` always falls
     // on a window boundary.)
@@ -354,7 +340,6 @@ pub(crate) fn next_attacker(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::MoveGen;
 
     /// The least attacker by walking the eight rays out of `t` (the
     /// swap-off's scan before the piece-list one): its kind, or 0.
@@ -419,48 +404,29 @@ mod tests {
             "2q1r1k1/1b3ppp/pp1Q4/2pPp3/P1P1P3/1P3B2/5PPP/3R2K1 w - - 0 1",
         ];
         let mut checked = 0u32;
+        let mut game_seed = 0x9E37_79B9_7F4A_7C15u64;
         for fen in fens {
             for _game in 0..6 {
-                let mut pos = Position::from_fen(fen.as_bytes()).unwrap();
-                for _ply in 0..60 {
+                crate::chess::random_game(fen, 60, &mut game_seed, |pos| {
                     for t in (0..128u8).filter(|&s| on_board(s)) {
                         for by in [Color::White, Color::Black] {
                             let mut removed: Removed = [0; 8];
-                            for r in 0..8 {
-                                removed[r] = (rnd() & rnd() & 0xFF) as u8;
+                            for b in removed.iter_mut() {
+                                *b = (rnd() & rnd() & 0xFF) as u8;
                             }
                             if rnd() & 3 == 0 {
                                 removed = [0; 8];
                             }
-                            let s = least_attacker(&pos, t, by, &removed);
-                            let got = if s == NO_SQUARE {
-                                0
-                            } else {
-                                kind_of(pos.piece_at(s))
-                            };
+                            let s = least_attacker(pos, t, by, &removed);
+                            let got = if s == NO_SQUARE { 0 } else { kind_of(pos.piece_at(s)) };
                             if s != NO_SQUARE {
                                 assert!(is_color(pos.piece_at(s), by) && !is_removed(&removed, s));
                             }
-                            assert_eq!(
-                                got,
-                                least_kind_by_rays(&pos, t, by, &removed),
-                                "{t:#04x} {by:?}"
-                            );
+                            assert_eq!(got, least_kind_by_rays(pos, t, by, &removed), "{t:#04x} {by:?}");
                             checked += 1;
                         }
                     }
-                    let mut moves = [Move::NONE; 256];
-                    let mut n = 0;
-                    let mut gen = MoveGen::new();
-                    while let Some(m) = gen.next_legal(&pos) {
-                        moves[n] = m;
-                        n += 1;
-                    }
-                    if n == 0 {
-                        break;
-                    }
-                    pos.make_move(moves[rnd() as usize % n]);
-                }
+                });
             }
         }
         assert!(checked > 100_000, "{checked}");
