@@ -15,16 +15,27 @@
 //! | bytes      | what                                                      |
 //! |------------|-----------------------------------------------------------|
 //! | 0..24      | the 3-bit code of each from square: square s (0 = a1 .. 63 = h8) at bits 3 s .. 3 s + 2 |
-//! | 24..       | the move tree, one 13-bit record per move: record i at bits 13 i .. 13 i + 12 of this part |
+//! | 24..       | the move tree, one record of 10 to 16 bits per move, back to back |
 //! | last       | zeros to a whole byte, then one zero byte                 |
+//!
+//! A record is the move's 9-bit *key*, then its *shape* in a prefix code:
 //!
 //! | record bits | meaning                                                  |
 //! |-------------|----------------------------------------------------------|
 //! | 0-5         | to square, 0 = a1 .. 63 = h8; castling is the king's move (e1g1, e8c8, ...) |
 //! | 6-8         | the code of the from square                              |
-//! | 9           | has children: the replies follow immediately             |
-//! | 10          | last sibling: no more candidates in this position after it |
-//! | 11-12       | weight - 1: relative frequency 1..4 of the move          |
+//! | 9..         | the shape: has children (the replies follow at once), last sibling (no more candidates in this position after it), weight 1..4 (relative frequency of the move) |
+//!
+//! | shape code (first bit first) | has children | last | weight | record |
+//! |------------------------------|--------------|------|--------|--------|
+//! | `0`                          | yes          | yes  | 2      | 10 bits |
+//! | `1 0`                        | no           | yes  | 2      | 11 bits |
+//! | `1 1 0`                      | yes          | no   | 2      | 12 bits |
+//! | `1 1 1` c l w w              | c            | l    | 1 + ww | 16 bits |
+//!
+//! Most of the book is single lines with the default weight, so nearly
+//! three records in four take the one-bit shape: 4,458 B for 3,348 moves,
+//! where fixed 13-bit records (key, two flags, two weight bits) took 5,466 B.
 //!
 //! Bits 0-8 are the move's *key*. The build chooses the codes (the square's
 //! file wherever that works) so that in every book position no other legal
@@ -32,16 +43,18 @@
 //! record exactly when their keys are equal, and the position alone turns a
 //! record back into its move. Book moves never promote.
 //!
-//! The tree is serialized in pre-order. The list at record 0 holds the
-//! candidates in the initial position. A node's children start right after
-//! it; its next sibling comes after its whole subtree. Skipping a subtree
-//! needs one counter: starting at 1 after a node with children, add 1 for
-//! every node with children and subtract 1 for every last sibling; the
-//! subtree ends when the counter reaches 0.
+//! The tree is serialized in pre-order. The list at the first record holds
+//! the candidates in the initial position. A node's children start right
+//! after it; its next sibling comes after its whole subtree. Skipping a
+//! subtree needs one counter: starting at 1 after a node with children, add
+//! 1 for every node with children and subtract 1 for every last sibling;
+//! the subtree ends when the counter reaches 0.
 //!
-//! A record is read as three bytes shifted right by 0..=7 bits; the final
-//! zero byte keeps that read inside the blob for the last record, and the
-//! record count is `(len - 25) * 8 / 13` (the padding is under 8 bits).
+//! Records are found by their bit position in the blob. One is read as
+//! three bytes shifted right by 0..=7 bits; the final zero byte keeps that
+//! read inside the blob for the last record. The padding is under 8 bits
+//! and a record at least 10, so a record starts at bit `p` exactly when
+//! `p + 10` is at most the bits before the pad byte.
 
 use crate::progmem::Table;
 
@@ -56,17 +69,16 @@ crate::progmem! {
 /// Bytes of the code table before the records.
 const CODES: usize = 24;
 const KEY_MASK: u16 = 0x1ff;
+/// A record as [`Book::record`] returns it: the key, then these flags and
+/// the weight - 1 in bits 11-12, whatever its shape code in the blob.
 const HAS_CHILDREN: u16 = 1 << 9;
 const LAST: u16 = 1 << 10;
-const RECORD_MASK: u16 = 0x1fff;
+const WEIGHT_2: u16 = 1 << 11;
+/// Bits of the shortest record.
+const MIN_RECORD: usize = 10;
 
-/// Record count of a blob of `len` bytes.
-const fn records(len: usize) -> usize {
-    len.saturating_sub(CODES + 1) * 8 / 13
-}
-
-// Record `i` is read at byte `i + 5 i / 8`: `5 i` must fit a 16-bit usize.
-const _: () = assert!(5 * records(BLOB_LEN) <= u16::MAX as usize);
+// Bit positions must fit a 16-bit usize.
+const _: () = assert!(8 * BLOB_LEN <= u16::MAX as usize);
 
 /// Bytes the book is read from: the flash table, or a slice in tests.
 pub trait Blob {
@@ -112,9 +124,24 @@ pub fn book() -> Book<'static, Table<u8, BLOB_LEN>> {
 }
 
 impl<B: ?Sized + Blob> Book<'_, B> {
-    /// Number of book moves (tree edges).
+    /// Bit position of the first record.
+    const FIRST: usize = 8 * CODES;
+
+    /// Bit position after the last place a record can start: every record
+    /// starts below it (see the module docs). 0 for a blob too short.
+    fn end(&self) -> usize {
+        (8 * self.0.len()).saturating_sub(8 + MIN_RECORD - 1)
+    }
+
+    /// Number of book moves (tree edges): the records, counted.
     pub fn moves(&self) -> usize {
-        records(self.0.len())
+        let mut n = 0;
+        let mut at = Self::FIRST;
+        while at < self.end() {
+            at = self.record(at).1;
+            n += 1;
+        }
+        n
     }
 
     /// 16 bits of the stream from bit `shift` (0..=7) of byte `at`.
@@ -124,11 +151,24 @@ impl<B: ?Sized + Blob> Book<'_, B> {
         ((b(0) | b(1) << 8 | b(2) << 16) >> shift) as u16
     }
 
-    /// Record `i`: bit `13 i = 8 (i + 5 i / 8) + 5 i % 8` of the records.
+    /// The record at bit `at`, its shape decoded (key, [`HAS_CHILDREN`],
+    /// [`LAST`], weight - 1 in bits 11-12), and the bit after it.
     /// Not inlined: one call per read site is the smallest code.
     #[inline(never)]
-    fn record(&self, i: usize) -> u16 {
-        self.bits(CODES + i + ((5 * i) >> 3), (5 * i) & 7) & RECORD_MASK
+    fn record(&self, at: usize) -> (u16, usize) {
+        let w = self.bits(at >> 3, at & 7);
+        let shape = w >> 9;
+        let (flags, len) = if shape & 1 == 0 {
+            (HAS_CHILDREN | LAST | WEIGHT_2, 10)
+        } else if shape & 2 == 0 {
+            (LAST | WEIGHT_2, 11)
+        } else if shape & 4 == 0 {
+            (HAS_CHILDREN | WEIGHT_2, 12)
+        } else {
+            // The escape: children, last and weight - 1 in the next 4 bits.
+            ((shape >> 3) << 9, 16)
+        };
+        (w & KEY_MASK | flags, at + len)
     }
 
     /// The key of a move (squares 0..=63) in this book.
@@ -137,18 +177,19 @@ impl<B: ?Sized + Blob> Book<'_, B> {
         u16::from(to & 63) | (self.bits(bit >> 3, bit & 7) & 7) << 6
     }
 
-    /// Index of the node after the subtree of node `i` (its next sibling, if
-    /// it has one). Iterative, one counter; clamps at the end of the blob.
-    fn skip(&self, i: usize) -> usize {
-        let n = self.moves();
-        if self.record(i) & HAS_CHILDREN == 0 {
-            return i + 1;
+    /// Bit position of the node after the subtree of the node at `at` (its
+    /// next sibling, if it has one). Iterative, one counter; stops at the
+    /// end of the blob.
+    fn skip(&self, at: usize) -> usize {
+        let end = self.end();
+        let (w, mut j) = self.record(at);
+        if w & HAS_CHILDREN == 0 {
+            return j;
         }
         let mut open: usize = 1;
-        let mut j = i + 1;
-        while j < n {
-            let w = self.record(j);
-            j += 1;
+        while j < end {
+            let (w, next) = self.record(j);
+            j = next;
             if w & HAS_CHILDREN != 0 {
                 open += 1;
             }
@@ -162,11 +203,11 @@ impl<B: ?Sized + Blob> Book<'_, B> {
         j
     }
 
-    /// Index of the first candidate after `history`, or `None` if the game
-    /// left the book (or the last book move of the line was played).
+    /// Bit position of the first candidate after `history`, or `None` if
+    /// the game left the book (or the last book move of the line was played).
     pub fn position<I: IntoIterator<Item = Move>>(&self, history: I) -> Option<usize> {
-        let n = self.moves();
-        let mut list = 0;
+        let end = self.end();
+        let mut list = Self::FIRST;
         for (from, to) in history {
             if from > 63 || to > 63 {
                 return None;
@@ -174,15 +215,15 @@ impl<B: ?Sized + Blob> Book<'_, B> {
             let key = self.key((from, to));
             let mut i = list;
             loop {
-                if i >= n {
+                if i >= end {
                     return None;
                 }
-                let w = self.record(i);
+                let (w, next) = self.record(i);
                 if w & KEY_MASK == key {
                     if w & HAS_CHILDREN == 0 {
                         return None;
                     }
-                    list = i + 1;
+                    list = next;
                     break;
                 }
                 if w & LAST != 0 {
@@ -191,15 +232,15 @@ impl<B: ?Sized + Blob> Book<'_, B> {
                 i = self.skip(i);
             }
         }
-        (list < n).then_some(list)
+        (list < end).then_some(list)
     }
 
-    /// Calls `f(key, weight)` for each candidate of the list at `list`.
+    /// Calls `f(key, weight)` for each candidate of the list at bit `list`.
     pub fn for_each_candidate(&self, list: usize, mut f: impl FnMut(Key, u8)) {
-        let n = self.moves();
+        let end = self.end();
         let mut i = list;
-        while i < n {
-            let w = self.record(i);
+        while i < end {
+            let (w, _) = self.record(i);
             f(w & KEY_MASK, (w >> 11) as u8 + 1);
             if w & LAST != 0 {
                 break;
@@ -277,16 +318,45 @@ mod tests {
         c.iter().any(|&(k, _)| k == key(b, m))
     }
 
+    /// The bits of record `r` (key, children, last, weight - 1 in bits
+    /// 11-12) in the blob, first bit first: the key, then the shape code of
+    /// the module docs' table.
+    fn record_bits(r: u16) -> Vec<bool> {
+        let mut out: Vec<bool> = (0..9).map(|k| r >> k & 1 != 0).collect();
+        let shape = r >> 9;
+        match shape {
+            0b0111 => out.push(false),
+            0b0110 => out.extend([true, false]),
+            0b0101 => out.extend([true, true, false]),
+            _ => {
+                out.extend([true, true, true]);
+                out.extend((0..4).map(|k| shape >> k & 1 != 0));
+            }
+        }
+        out
+    }
+
+    /// Bit position of each record of a blob made by [`pack`], and the end.
+    fn starts(records: &[u16]) -> Vec<usize> {
+        let mut at = 8 * CODES;
+        let mut out = vec![at];
+        for &r in records {
+            at += record_bits(r).len();
+            out.push(at);
+        }
+        out
+    }
+
     /// A blob written bit by bit, independently of the reader: the codes
-    /// (3 bits per square), the 13-bit records, zeros to a byte and one
-    /// more zero byte.
+    /// (3 bits per square), the records, zeros to a byte and one more zero
+    /// byte.
     fn pack(codes: &[u8; 64], records: &[u16]) -> Vec<u8> {
         let mut bits: Vec<bool> = Vec::new();
         for &c in codes {
             bits.extend((0..3).map(|k| c >> k & 1 != 0));
         }
         for &r in records {
-            bits.extend((0..13).map(|k| r >> k & 1 != 0));
+            bits.extend(record_bits(r));
         }
         let mut out = vec![0u8; bits.len().div_ceil(8) + 1];
         for (i, &b) in bits.iter().enumerate() {
@@ -306,21 +376,24 @@ mod tests {
         let n = b.moves();
         assert!(n >= 3000, "only {n} book moves");
         const { assert!(BLOB_LEN <= 10 * 1024, "the book must fit its 10 KB budget") };
-        // The code table, whole records to a byte, one zero byte: no more.
-        assert_eq!(BLOB_LEN, CODES + (13 * n).div_ceil(8) + 1);
+        // The code table, the records to a whole byte, one zero byte: no more.
+        let mut used = Book::<[u8]>::FIRST;
+        for _ in 0..n {
+            used = b.record(used).1;
+        }
+        assert_eq!(BLOB_LEN, CODES + (used - 8 * CODES).div_ceil(8) + 1);
         let blob = BOOK.as_slice();
         assert_eq!(blob[BLOB_LEN - 1], 0, "the pad byte");
-        let used = 8 * CODES + 13 * n;
         assert_eq!(blob[used / 8] >> (used % 8), 0, "padding bits after the last record");
         // The top-level list, skipped subtree by subtree, ends exactly at the
-        // end of the blob, and every node is visited by a full walk.
-        let mut i = 0;
+        // end of the records, and every node is visited by a full walk.
+        let mut i = Book::<[u8]>::FIRST;
         loop {
-            let w = b.record(i);
+            let (w, _) = b.record(i);
             let next = b.skip(i);
-            assert!(next <= n);
+            assert!(next <= used);
             if w & LAST != 0 {
-                assert_eq!(next, n, "data after the last first move");
+                assert_eq!(next, used, "data after the last first move");
                 break;
             }
             i = next;
@@ -329,8 +402,8 @@ mod tests {
 
     #[test]
     fn reads_records_at_every_bit_offset() {
-        // 24 records: every shift 0..=7 three times, with all-ones, all-zeros and mixed values.
-        let records: Vec<u16> = (0..24u16).map(|i| [0x1fff, 0, 0x1234 ^ (i * 0x111)][i as usize % 3] & 0x1fff).collect();
+        // 48 records of every shape, the keys all-ones, all-zeros and mixed.
+        let records: Vec<u16> = (0..48u16).map(|i| [0x1ff, 0, 0x134 ^ (i * 0x51)][i as usize % 3] & 0x1ff | (i % 16) << 9).collect();
         let mut codes = file_codes();
         codes[0] = 7;
         codes[63] = 5;
@@ -338,9 +411,11 @@ mod tests {
         let blob = pack(&codes, &records);
         let b = Book(&blob[..]);
         assert_eq!(b.moves(), records.len());
+        let at = starts(&records);
         for (i, &r) in records.iter().enumerate() {
-            assert_eq!(b.record(i), r, "record {i} (bit offset {})", 13 * i % 8);
+            assert_eq!(b.record(at[i]), (r, at[i + 1]), "record {i} (bit offset {})", at[i] % 8);
         }
+        assert_eq!((0..8).filter(|s| at.iter().any(|a| a % 8 == *s)).count(), 8, "every shift read");
         // The key uses the from square's code, not its file.
         assert_eq!(b.key((0, 8)), 8 | 7 << 6);
         assert_eq!(b.key((63, 62)), 62 | 5 << 6);
@@ -425,25 +500,24 @@ mod tests {
             u16::from(to) | u16::from(codes[usize::from(from)]) << 6
         };
         let node = |m: &str, kids: bool, last: bool, w: u16| key_of(m) | u16::from(kids) << 9 | u16::from(last) << 10 | (w - 1) << 11;
-        let blob = pack(
-            &codes,
-            &[
-                node("e2e4", true, false, 3),
-                node("e7e5", true, false, 2),
-                node("g1f3", true, true, 2),
-                node("b8c6", false, true, 1),
-                node("c7c5", false, true, 4),
-                node("d2d4", true, true, 1),
-                node("d7d5", false, true, 2),
-            ],
-        );
+        let records = [
+            node("e2e4", true, false, 3),
+            node("e7e5", true, false, 2),
+            node("g1f3", true, true, 2),
+            node("b8c6", false, true, 1),
+            node("c7c5", false, true, 4),
+            node("d2d4", true, true, 1),
+            node("d7d5", false, true, 2),
+        ];
+        let blob = pack(&codes, &records);
         let b = Book(&blob[..]);
         assert_eq!(b.moves(), 7);
+        let at = starts(&records);
         assert_eq!(b.key(line("g1f3")[0]), 21 | 2 << 6);
         assert_eq!(b.key(line("f3e5")[0]), 36 | 7 << 6);
-        assert_eq!(b.skip(0), 5);
-        assert_eq!(b.skip(1), 4);
-        assert_eq!(b.skip(5), 7);
+        assert_eq!(b.skip(at[0]), at[5]);
+        assert_eq!(b.skip(at[1]), at[4]);
+        assert_eq!(b.skip(at[5]), at[7]);
         assert_eq!(candidates(&b, ""), vec![(key_of("e2e4"), 3), (key_of("d2d4"), 1)]);
         assert_eq!(candidates(&b, "e2e4"), vec![(key_of("e7e5"), 2), (key_of("c7c5"), 4)]);
         assert_eq!(candidates(&b, "d2d4"), vec![(key_of("d7d5"), 2)]);

@@ -13,15 +13,17 @@
 //!
 //! * bytes 0..24: the 3-bit *code* of each from square (square s = 0 = a1 ..
 //!   63 = h8 at bits 3 s .. 3 s + 2);
-//! * from byte 24: the move tree in pre-order, one 13-bit record per move
-//!   (record i at bits 13 i .. 13 i + 12 of this part): bits 0-5 the to
-//!   square (castling as the king's move e1g1), 6-8 the code of the from
-//!   square, bit 9 "has children" (they follow at once), bit 10 "last
-//!   sibling", bits 11-12 weight - 1. The top-level list holds the
-//!   candidates in the initial position;
+//! * from byte 24: the move tree in pre-order, one record of 10 to 16 bits
+//!   per move, back to back: bits 0-5 the to square (castling as the king's
+//!   move e1g1), 6-8 the code of the from square, then the move's shape
+//!   ("has children": they follow at once; "last sibling"; weight 1..4) in
+//!   a prefix code, first bit first: `0` children, last, weight 2; `10`
+//!   no children, last, weight 2; `110` children, not last, weight 2; `111`
+//!   then 4 bits (children, last, weight - 1) for the rest ([`record_code`]).
+//!   The top-level list holds the candidates in the initial position;
 //! * zeros to a whole byte, then one more zero byte, so a three-byte read of
-//!   any record stays inside the blob and the record count is
-//!   `(len - 25) * 8 / 13`.
+//!   any record stays inside the blob. The padding is shorter than any
+//!   record, so the records end where no whole record fits.
 //!
 //! A record keeps (to square, from code) of its move, the *key*, not the
 //! move. The build picks the codes ([`choose_codes`]: the square's file
@@ -48,13 +50,14 @@ use std::sync::{mpsc, Arc, Mutex};
 pub const MAX_BYTES: usize = 10 * 1024;
 /// Weight of a move that the source gives none.
 pub const DEFAULT_WEIGHT: u8 = 2;
-/// Bits of one book move in the blob.
-pub const RECORD_BITS: usize = 13;
+/// Bits of the shortest record in the blob (a key and a one-bit shape).
+pub const MIN_RECORD_BITS: usize = 10;
 /// Bytes of the from-square code table at the head of the blob (64 x 3 bits).
 pub const CODES_BYTES: usize = 24;
 /// A code of each from square 0 = a1 .. 63 = h8, 0..=7.
 pub type Codes = [u8; 64];
-/// Record bits above the key (to square, bits 0-5; from code, 6-8).
+/// A record as [`Tree::records`] gives it, above the key (to square, bits
+/// 0-5; from code, 6-8): the shape, which the blob holds in a prefix code.
 const HAS_CHILDREN: u16 = 1 << 9;
 const LAST: u16 = 1 << 10;
 const WEIGHT_SHIFT: u32 = 11;
@@ -279,7 +282,7 @@ impl Tree {
         self.nodes.len() - 1
     }
 
-    /// The records in pre-order, 13 bits each (see the module docs).
+    /// The records in pre-order: key, children, last, weight - 1 (bits 11-12).
     pub fn records(&self, codes: &Codes) -> Vec<u16> {
         let mut out = Vec::with_capacity(self.moves());
         // Explicit stack of (node, is last sibling) in pre-order.
@@ -343,7 +346,7 @@ impl Tree {
                     let to = shakmaty::Square::new(n.mv.1.into());
                     errors.push(format!(
                         "{name}:{}: `{}` ({}) {} has the same book key (to {to}, from code {}) as the legal move {} ({}): \
-                         a 13-bit record cannot tell them apart (FEN {})",
+                         the book's key cannot tell them apart (FEN {})",
                         n.line,
                         n.san,
                         UciMove::from_standard(book),
@@ -461,10 +464,22 @@ pub fn choose_codes(name: &str, conflicts: &BTreeMap<(u8, u8), usize>) -> Result
     })
 }
 
-/// Blob length for `n` records: the code table, the records to a whole
+/// A record's bits in the blob and their count: the key, then the prefix
+/// code of its shape (children, last, weight; see the module docs).
+pub fn record_code(r: u16) -> (u16, usize) {
+    let key = r & 0x1ff;
+    match r >> 9 {
+        0b0111 => (key, 10),            // `0`: children, last, weight 2
+        0b0110 => (key | 1 << 9, 11),   // `1 0`: no children, last, weight 2
+        0b0101 => (key | 3 << 9, 12),   // `1 1 0`: children, not last, weight 2
+        shape => (key | 7 << 9 | shape << 12, 16),
+    }
+}
+
+/// Blob length for these records: the code table, the records to a whole
 /// byte, and the zero pad byte.
-pub fn blob_len(n: usize) -> usize {
-    CODES_BYTES + (RECORD_BITS * n).div_ceil(8) + 1
+pub fn blob_len(records: &[u16]) -> usize {
+    CODES_BYTES + records.iter().map(|&r| record_code(r).1).sum::<usize>().div_ceil(8) + 1
 }
 
 /// ORs the low `bits` bits of `v` into `out` at bit `at` (least significant first).
@@ -479,35 +494,58 @@ fn get_bits(blob: &[u8], at: usize, bits: usize) -> u16 {
     (0..bits).map(|k| u16::from(blob[(at + k) / 8] >> ((at + k) % 8) & 1) << k).sum()
 }
 
-/// Packs the codes and the 13-bit records into the blob (see the module docs).
+/// Packs the codes and the records into the blob (see the module docs).
 pub fn pack(codes: &Codes, records: &[u16]) -> Vec<u8> {
-    let mut out = vec![0u8; blob_len(records.len())];
+    let mut out = vec![0u8; blob_len(records)];
     for (s, &c) in codes.iter().enumerate() {
         put_bits(&mut out, 3 * s, 3, c.into());
     }
-    for (i, &r) in records.iter().enumerate() {
-        put_bits(&mut out, 8 * CODES_BYTES + RECORD_BITS * i, RECORD_BITS, r);
+    let mut at = 8 * CODES_BYTES;
+    for &r in records {
+        let (v, n) = record_code(r);
+        put_bits(&mut out, at, n, v);
+        at += n;
     }
     out
 }
 
 /// The codes and records of a blob: the inverse of [`pack`]. Refuses a
-/// length that is not the table, whole records and the pad byte, and
-/// padding that is not zero.
+/// blob shorter than the table and the pad byte, a record cut short, a
+/// byte more than the records need, and padding that is not zero.
 pub fn unpack(blob: &[u8]) -> Result<(Codes, Vec<u16>)> {
-    let n = blob.len().saturating_sub(CODES_BYTES + 1) * 8 / RECORD_BITS;
-    if blob.len() != blob_len(n) {
-        return Err(format!("a blob of {} bytes is not the code table, {RECORD_BITS}-bit records and the pad byte", blob.len()));
+    if blob.len() < CODES_BYTES + 1 {
+        return Err(format!("a blob of {} bytes is shorter than the code table and the pad byte", blob.len()));
     }
-    let end = 8 * CODES_BYTES + RECORD_BITS * n;
-    if (end..8 * blob.len()).any(|i| get_bits(blob, i, 1) != 0) {
+    // Bits before the pad byte.
+    let limit = 8 * (blob.len() - 1);
+    let mut at = 8 * CODES_BYTES;
+    let mut records = Vec::new();
+    while at + MIN_RECORD_BITS <= limit {
+        // The shape code's bits, read one at a time (the pad byte is zero).
+        let bit = |k: usize| get_bits(blob, at + 9 + k, 1) != 0;
+        let (shape, len) = match (bit(0), bit(1), bit(2)) {
+            (false, _, _) => (0b0111, 10),
+            (true, false, _) => (0b0110, 11),
+            (true, true, false) => (0b0101, 12),
+            (true, true, true) => (if at + 16 <= limit { get_bits(blob, at + 12, 4) } else { 0 }, 16),
+        };
+        if at + len > limit {
+            return Err(format!("record {} is cut short by the end of the blob", records.len()));
+        }
+        records.push(get_bits(blob, at, 9) | shape << 9);
+        at += len;
+    }
+    if limit - at >= 8 {
+        return Err(format!("a blob of {} bytes has a byte more than its records need", blob.len()));
+    }
+    if (at..8 * blob.len()).any(|i| get_bits(blob, i, 1) != 0) {
         return Err("the padding after the last record is not zero".into());
     }
     let mut codes = [0u8; 64];
     for (s, c) in codes.iter_mut().enumerate() {
         *c = get_bits(blob, 3 * s, 3) as u8;
     }
-    Ok((codes, (0..n).map(|i| get_bits(blob, 8 * CODES_BYTES + RECORD_BITS * i, RECORD_BITS)).collect()))
+    Ok((codes, records))
 }
 
 /// Decodes a blob back into (depth, from code, to, weight) in pre-order,
@@ -1027,8 +1065,12 @@ mod tests {
         let codes = choose_codes("t", &t.conflicts()).unwrap();
         assert_eq!(codes, file_codes());
         let blob = t.encode(&codes);
-        assert_eq!(blob.len(), 24 + (8 * 13usize).div_ceil(8) + 1);
         let (back_codes, records) = unpack(&blob).unwrap();
+        // Records of 12 (e4: children, not last), 12, 16 (Nf3: weight 3),
+        // 11 (c5: no children, last), 12, 10 (d5: children, last), 11 and
+        // 16 bits (Nf3: weight 1): 100 bits, 13 bytes.
+        assert_eq!(blob.len(), 24 + 13 + 1);
+        assert_eq!(blob.len(), blob_len(&records));
         assert_eq!(back_codes, codes);
         let e2e4 = 28 | 4 << 6; // to e4, from the e-file
         let has = 1 << 9;
@@ -1039,8 +1081,10 @@ mod tests {
         assert_eq!(records[2], (21 | 6 << 6) | last | w(3)); // Nf3, only child
         assert_eq!(records[3], (34 | 2 << 6) | last | w(2)); // c5
         assert_eq!(records.last().copied(), Some((21 | 6 << 6) | last | w(1))); // 1.Nf3, last first move
-        // The bitstream itself: e2e4's record is the low 13 bits right after the table.
-        assert_eq!(u16::from_le_bytes([blob[24], blob[25]]) & 0x1fff, records[0]);
+        // The bitstream itself: e2e4's key is the low 9 bits right after
+        // the table, then its shape `1 1 0`; e7e5's key follows.
+        assert_eq!(u16::from_le_bytes([blob[24], blob[25]]) & 0xfff, e2e4 | 0b011 << 9);
+        assert_eq!(u16::from_le_bytes([blob[25], blob[26]]) >> 4 & 0x1ff, 36 | 4 << 6);
         assert_eq!(blob[0] & 7, 0, "a1 has code 0");
         assert_eq!(blob[2] >> 5, 7, "h1 (square 7) has code 7, bits 21-23");
         let back = decode(&blob).unwrap();
@@ -1058,17 +1102,39 @@ mod tests {
 
     #[test]
     fn packs_records_at_every_bit_offset() {
-        let records: Vec<u16> = (0..16u16).map(|i| (0x1fff - 37 * i) & 0x1fff).collect();
+        // Every shape three times, with varied keys.
+        let records: Vec<u16> = (0..48u16).map(|i| (0x1ff ^ 37 * i) & 0x1ff | (i % 16) << 9).collect();
         let codes: Codes = std::array::from_fn(|s| (s * 5 % 8) as u8);
         let blob = pack(&codes, &records);
-        assert_eq!(blob.len(), blob_len(16));
+        assert_eq!(blob.len(), blob_len(&records));
         assert_eq!(unpack(&blob).unwrap(), (codes, records.clone()));
-        // Independently: record i is bits 13 i .. 13 i + 12 after the table.
+        // Independently: the key, then the shape code of the module docs.
+        let mut bit = 8 * CODES_BYTES;
+        let mut shifts = HashSet::new();
         for (i, &r) in records.iter().enumerate() {
-            let bit = 8 * CODES_BYTES + 13 * i;
             let v = u32::from_le_bytes([blob[bit / 8], blob[bit / 8 + 1], blob[bit / 8 + 2], 0]) >> (bit % 8);
-            assert_eq!(v as u16 & 0x1fff, r, "record {i}");
+            assert_eq!(v as u16 & 0x1ff, r & 0x1ff, "record {i}'s key");
+            let (code, len) = match r >> 9 {
+                0b0111 => (0b0, 1),
+                0b0110 => (0b01, 2),
+                0b0101 => (0b011, 3),
+                shape => (0b111 | u32::from(shape) << 3, 7),
+            };
+            assert_eq!(v >> 9 & ((1 << len) - 1), code, "record {i}'s shape");
+            shifts.insert(bit % 8);
+            bit += 9 + len;
         }
+        assert_eq!(shifts.len(), 8, "records at every bit offset");
+        assert_eq!(blob.len(), CODES_BYTES + (bit - 8 * CODES_BYTES).div_ceil(8) + 1);
+        // A record cut short is refused; a byte too many is refused or, where
+        // the padding grows to 10 bits, read as one more (zero) record,
+        // which `decode` refuses as data after the tree.
+        let escape = [0x1ff | 0b1000 << 9];
+        let whole = pack(&codes, &escape);
+        assert_eq!(unpack(&whole).unwrap().1, escape);
+        assert!(unpack(&whole[..whole.len() - 1]).is_err(), "cut short");
+        assert_ne!(unpack(&[&blob[..], &[0]].concat()).ok().map(|b| b.1), Some(records), "a byte too many");
+        assert!(unpack(&blob[..10]).is_err(), "shorter than the table");
     }
 
     /// 1.a4 h5 2.h4 a6 3.Rh3 b6 4.Rha3 c6: rooks on a1 and a3 can both go to a2.
