@@ -15,7 +15,7 @@
 //! 700 bytes, most of it the position's hash history.
 
 use crate::chess::piece::{Color, CODE_MASK};
-use crate::chess::square::from_index64;
+use crate::chess::square::{from_index64, to_index64};
 use crate::chess::{FenError, GameStatus, Move, MoveGen, Position, Undo, FEN_MAX_LEN, START_FEN};
 use crate::engine::SearchLimits;
 use core::mem::MaybeUninit;
@@ -316,8 +316,8 @@ impl Game {
             return None;
         }
         let line = self.book_line()?;
-        // A move's bits 0-5 and 6-11 are its squares' indices 0..=63, as in the book.
-        let squares = |m: &Move| ((m.0 & 63) as u8, (m.0 >> 6 & 63) as u8);
+        // The book names squares by their indices 0..=63.
+        let squares = |m: &Move| (to_index64(m.from()), to_index64(m.to()));
         let book = crate::book::book();
         let key = book.choose(line.iter().map(squares), random)?;
         // The book stores a key, not the move: the build made sure that no
@@ -379,7 +379,7 @@ impl Game {
         out[17] = n;
         let mut at = 18;
         for m in &self.line[..n as usize] {
-            out[at..at + 2].copy_from_slice(&m.0.to_le_bytes());
+            out[at..at + 2].copy_from_slice(&m.packed().to_le_bytes());
             at += 2;
         }
         at + self.pos.write_fen(&mut out[at..]).unwrap_or(0)
@@ -411,7 +411,7 @@ impl Game {
         self.clock_ms = [le32(&p[5..9]), le32(&p[9..13])];
         self.made = [u16::from_le_bytes([p[13], p[14]]), u16::from_le_bytes([p[15], p[16]])];
         for i in 0..n {
-            self.line[i] = Move(u16::from_le_bytes([p[18 + 2 * i], p[19 + 2 * i]]));
+            self.line[i] = Move::from_packed(u16::from_le_bytes([p[18 + 2 * i], p[19 + 2 * i]]));
         }
         self.line_len = n as u8;
         Ok(())

@@ -186,7 +186,7 @@ impl Position {
     #[inline(never)]
     #[cfg_attr(target_arch = "avr", optimize(speed))]
     pub fn in_check_after(&self, m: Move) -> bool {
-        if matches!(m.kind(), MoveKind::Castle | MoveKind::EnPassant) {
+        if m.is(MoveKind::Castle) || m.is(MoveKind::EnPassant) {
             return self.in_check();
         }
         let king = self.king_square(self.side);

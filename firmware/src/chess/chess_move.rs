@@ -1,9 +1,15 @@
 //! The 16-bit move.
 //!
-//! Layout: bits 0..=5 from-square (0..=63), bits 6..=11 to-square, bits
-//! 12..=14 kind ([`MoveKind`]), bit 15 set for captures. Two bytes keep killer
-//! and PV tables small; the kind and capture bits spare the search from
-//! looking at the board to classify a move.
+//! Layout: the low byte is the from-square, the high byte the to-square,
+//! both as 0x88 squares (file in bits 0..=2, rank in bits 4..=6), so that
+//! [`Move::from`] and [`Move::to`] are one AND each and [`Move::new`] one
+//! OR: the search reads and builds the squares far more often than
+//! anything else. The spare bits 3 and 7 of each byte hold the rest: bits
+//! 3 and 7 the two low bits of the kind ([`MoveKind`]), bit 11 its
+//! promotion bit, bit 15 the capture flag. Two bytes keep killer and PV
+//! tables small; the kind and capture bits spare the search from looking
+//! at the board to classify a move. Saved games keep the former packing,
+//! squares as indices 0..=63 ([`Move::packed`]).
 
 use super::piece::{BISHOP, KNIGHT, ROOK};
 use super::square::{from_index64, square_name, to_index64, Square};
@@ -30,6 +36,35 @@ pub enum MoveKind {
 pub struct Move(pub u16);
 
 const CAPTURE_BIT: u16 = 0x8000;
+/// The kind's bits: its bit 0, bit 1 and promotion bit 2.
+const KIND_0: u16 = 0x0008;
+const KIND_1: u16 = 0x0080;
+const PROMOTION_BIT: u16 = 0x0800;
+const KIND_MASK: u16 = KIND_0 | KIND_1 | PROMOTION_BIT;
+/// The squares' bits.
+const SQUARE_MASK: u8 = 0x77;
+
+/// Where the bits of `kind` go in a move.
+#[inline(always)]
+const fn kind_bits(kind: MoveKind) -> u16 {
+    let k = kind as u16;
+    (k & 1) << 3 | (k & 2) << 6 | (k & 4) << 9
+}
+
+/// The kind of number `k` (0..=7).
+#[inline(always)]
+const fn kind_of_number(k: u8) -> MoveKind {
+    match k & 7 {
+        0 => MoveKind::Normal,
+        1 => MoveKind::DoublePush,
+        2 => MoveKind::Castle,
+        3 => MoveKind::EnPassant,
+        4 => MoveKind::PromoteKnight,
+        5 => MoveKind::PromoteBishop,
+        6 => MoveKind::PromoteRook,
+        _ => MoveKind::PromoteQueen,
+    }
+}
 
 crate::progmem! {
     /// Promotion letters for KNIGHT..=QUEEN.
@@ -47,41 +82,42 @@ impl Move {
     /// "No move" (a1a1 can never be generated).
     pub const NONE: Move = Move(0);
 
-    /// Builds a move between two 0x88 squares.
+    /// Builds a move between two 0x88 squares (on the board).
     #[inline(always)]
     pub const fn new(from: Square, to: Square, kind: MoveKind, capture: bool) -> Move {
-        Move(
-            to_index64(from) as u16
-                | (to_index64(to) as u16) << 6
-                | (kind as u16) << 12
-                | if capture { CAPTURE_BIT } else { 0 },
-        )
+        Move(from as u16 | (to as u16) << 8 | kind_bits(kind) | if capture { CAPTURE_BIT } else { 0 })
     }
 
     /// Origin, as a 0x88 square.
     #[inline(always)]
     pub const fn from(self) -> Square {
-        from_index64((self.0 & 63) as u8)
+        self.0 as u8 & SQUARE_MASK
     }
 
     /// Destination, as a 0x88 square.
     #[inline(always)]
     pub const fn to(self) -> Square {
-        from_index64(((self.0 >> 6) & 63) as u8)
+        (self.0 >> 8) as u8 & SQUARE_MASK
     }
 
     #[inline(always)]
     pub const fn kind(self) -> MoveKind {
-        match (self.0 >> 12) & 7 {
-            0 => MoveKind::Normal,
-            1 => MoveKind::DoublePush,
-            2 => MoveKind::Castle,
-            3 => MoveKind::EnPassant,
-            4 => MoveKind::PromoteKnight,
-            5 => MoveKind::PromoteBishop,
-            6 => MoveKind::PromoteRook,
-            _ => MoveKind::PromoteQueen,
-        }
+        let lo = self.0 as u8;
+        let hi = (self.0 >> 8) as u8;
+        kind_of_number((lo >> 3) & 1 | (lo >> 6) & 2 | (hi >> 1) & 4)
+    }
+
+    /// Is the move of kind `kind`? One mask and compare.
+    #[inline(always)]
+    pub const fn is(self, kind: MoveKind) -> bool {
+        self.0 & KIND_MASK == kind_bits(kind)
+    }
+
+    /// A normal move or a double push: one man moves, no castling, en
+    /// passant or promotion.
+    #[inline(always)]
+    pub const fn is_simple(self) -> bool {
+        self.0 & (KIND_1 | PROMOTION_BIT) == 0
     }
 
     /// True for captures, en passant included.
@@ -92,17 +128,38 @@ impl Move {
 
     #[inline(always)]
     pub const fn is_promotion(self) -> bool {
-        self.0 & 0x4000 != 0
+        self.0 & PROMOTION_BIT != 0
     }
 
     /// Kind of the piece promoted to (KNIGHT..=QUEEN), or 0.
     #[inline(always)]
     pub const fn promotion(self) -> u8 {
         if self.is_promotion() {
-            ((self.0 >> 12) & 7) as u8 - 2
+            let lo = self.0 as u8;
+            ((lo >> 3) & 1 | (lo >> 6) & 2) + KNIGHT
         } else {
             0
         }
+    }
+
+    /// The former packing, kept by saved games: bits 0..=5 the
+    /// from-square's index 0..=63, bits 6..=11 the to-square's, bits
+    /// 12..=14 the kind, bit 15 the capture flag.
+    pub fn packed(self) -> u16 {
+        to_index64(self.from()) as u16
+            | (to_index64(self.to()) as u16) << 6
+            | (self.kind() as u16) << 12
+            | self.0 & CAPTURE_BIT
+    }
+
+    /// The move of a [`Move::packed`] value.
+    pub fn from_packed(v: u16) -> Move {
+        Move::new(
+            from_index64((v & 63) as u8),
+            from_index64((v >> 6 & 63) as u8),
+            kind_of_number((v >> 12) as u8),
+            v & CAPTURE_BIT != 0,
+        )
     }
 
     #[inline(always)]
@@ -159,5 +216,33 @@ mod tests {
         assert_eq!(q.write_coord(&mut buf), Some(4));
         assert_eq!(&buf[..4], b"e2e4");
         assert!(!q.is_capture() && !q.is_promotion() && q.promotion() == 0);
+        assert!(q.is(MoveKind::DoublePush) && q.is_simple() && !m.is_simple());
+        assert!(Move::NONE.is(MoveKind::Normal) && Move::NONE.from() == 0 && Move::NONE.to() == 0);
+    }
+
+    /// Every kind, capture flag and pair of squares: the accessors and
+    /// the saved games' packing give back what was built.
+    #[test]
+    fn every_move_round_trips() {
+        for k in 0..8u8 {
+            let kind = kind_of_number(k);
+            for capture in [false, true] {
+                for a in 0..64u8 {
+                    for b in 0..64u8 {
+                        let (from, to) = (from_index64(a), from_index64(b));
+                        let m = Move::new(from, to, kind, capture);
+                        assert_eq!((m.from(), m.to(), m.kind(), m.is_capture()), (from, to, kind, capture));
+                        assert_eq!(m.is_promotion(), k >= 4);
+                        assert_eq!(m.is_simple(), k <= 1);
+                        for j in 0..8u8 {
+                            assert_eq!(m.is(kind_of_number(j)), j == k);
+                        }
+                        let old = a as u16 | (b as u16) << 6 | (k as u16) << 12 | if capture { 0x8000 } else { 0 };
+                        assert_eq!(m.packed(), old);
+                        assert_eq!(Move::from_packed(old), m);
+                    }
+                }
+            }
+        }
     }
 }

@@ -101,7 +101,6 @@ impl Position {
         let them = us.other();
         let from = m.from();
         let to = m.to();
-        let kind = m.kind();
         let moved = self.board[from as usize];
         let slot = self.board[from as usize + 8];
         undo.moved = moved;
@@ -121,7 +120,7 @@ impl Position {
             h ^= ep_key(file_of(self.ep));
         }
 
-        let victim = if kind == MoveKind::EnPassant {
+        let victim = if m.is(MoveKind::EnPassant) {
             ep_victim(from, to)
         } else {
             to
@@ -162,7 +161,7 @@ impl Position {
         self.board[to as usize + 8] = slot;
         self.lists[us.index()][(slot & 15) as usize] = to;
 
-        if kind == MoveKind::Castle {
+        if m.is(MoveKind::Castle) {
             let (rf, rt) = castling_rook(from, to);
             let rb = self.board[rf as usize];
             let rs = self.board[rf as usize + 8];
@@ -191,7 +190,7 @@ impl Position {
         }
         self.side = them;
         h ^= SIDE_KEY;
-        self.ep = if kind == MoveKind::DoublePush {
+        self.ep = if m.is(MoveKind::DoublePush) {
             (from + to) / 2
         } else {
             NO_SQUARE
@@ -228,31 +227,27 @@ impl Position {
             self.toggle_pawn(us, from);
         }
 
-        match m.kind() {
-            MoveKind::Castle => {
-                let (rf, rt) = castling_rook(from, to);
-                let rb = self.board[(rt & 0x77) as usize];
-                let rs = self.board[(rt & 0x77) as usize + 8];
-                self.board[rt as usize] = EMPTY;
-                // Castling needs an unmoved rook, so its flag was clear.
-                self.board[rf as usize] = rb & !MOVED;
-                self.board[rf as usize + 8] = rs;
-                self.lists[us.index()][(rs & 15) as usize] = rf;
+        if m.is(MoveKind::Castle) {
+            let (rf, rt) = castling_rook(from, to);
+            let rb = self.board[(rt & 0x77) as usize];
+            let rs = self.board[(rt & 0x77) as usize + 8];
+            self.board[rt as usize] = EMPTY;
+            // Castling needs an unmoved rook, so its flag was clear.
+            self.board[rf as usize] = rb & !MOVED;
+            self.board[rf as usize + 8] = rs;
+            self.lists[us.index()][(rs & 15) as usize] = rf;
+        } else if m.is_capture() {
+            let victim = if m.is(MoveKind::EnPassant) {
+                ep_victim(from, to)
+            } else {
+                to
+            };
+            self.board[victim as usize] = undo.captured;
+            self.board[victim as usize + 8] = undo.captured_slot & 15;
+            self.lists[them.index()][(undo.captured_slot & 15) as usize] = victim;
+            if kind_of(undo.captured) == PAWN {
+                self.toggle_pawn(them, victim);
             }
-            _ if m.is_capture() => {
-                let victim = if m.kind() == MoveKind::EnPassant {
-                    ep_victim(from, to)
-                } else {
-                    to
-                };
-                self.board[victim as usize] = undo.captured;
-                self.board[victim as usize + 8] = undo.captured_slot & 15;
-                self.lists[them.index()][(undo.captured_slot & 15) as usize] = victim;
-                if kind_of(undo.captured) == PAWN {
-                    self.toggle_pawn(them, victim);
-                }
-            }
-            _ => {}
         }
 
         self.ep = undo.ep;

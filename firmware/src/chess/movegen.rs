@@ -428,7 +428,7 @@ impl Position {
             return false;
         }
         let slot = self.board[from as usize + 8];
-        let mut gen = if m.kind() == MoveKind::Castle {
+        let mut gen = if m.is(MoveKind::Castle) {
             if slot != 0 {
                 return false;
             }
@@ -457,11 +457,11 @@ impl Position {
     pub fn is_legal_given_check(&self, m: Move, in_check: bool) -> bool {
         let king = self.lists[self.side.index()][0];
         let from = m.from();
-        if !in_check && from != king && m.kind() != MoveKind::EnPassant {
+        if !in_check && from != king && !m.is(MoveKind::EnPassant) {
             // Only a pin along the line from the king through `from`.
             return !self.uncovers(king, from, m.to(), self.side.other());
         }
-        if in_check && from != king && m.kind() != MoveKind::EnPassant && geometry(m.to(), king) == 0 {
+        if in_check && from != king && !m.is(MoveKind::EnPassant) && geometry(m.to(), king) == 0 {
             // In check, a man other than the king can only capture the
             // checker (on a line or a knight's jump from the king) or
             // block a line: a move to any other square leaves the check.
@@ -477,7 +477,7 @@ impl Position {
         let to = m.to();
         let king = self.lists[us.index()][0];
         let target = if from == king { to } else { king };
-        let captured_ep = if m.kind() == MoveKind::EnPassant {
+        let captured_ep = if m.is(MoveKind::EnPassant) {
             (from & 0xF0) | (to & 0x0F)
         } else {
             NO_SQUARE

@@ -396,7 +396,7 @@ impl Picker {
                     Some(m) => {
                         if !m.is_capture()
                             && !m.is_promotion()
-                            && m.kind() != MoveKind::Castle
+                            && !m.is(MoveKind::Castle)
                             && pos.gives_check(m)
                             && see(pos, m) >= 0
                         {
@@ -443,7 +443,7 @@ impl Picker {
                 Some(m) => {
                     if !m.is_capture()
                         && !m.is_promotion()
-                        && m.kind() != MoveKind::Castle
+                        && !m.is(MoveKind::Castle)
                         && m != self.main
                         && m != killers[0]
                         && m != killers[1]
@@ -488,9 +488,9 @@ impl Picker {
     fn is_late_move(&self, pos: &Position, m: Move, killers: &[Move; 2]) -> bool {
         if m.is_promotion() {
             // Queen promotions had their stage; under-promotions come here.
-            return m.kind() != MoveKind::PromoteQueen && m != self.main;
+            return !m.is(MoveKind::PromoteQueen) && m != self.main;
         }
-        if m.is_capture() || m.kind() == MoveKind::Castle {
+        if m.is_capture() || m.is(MoveKind::Castle) {
             return false;
         }
         if m == self.main || m == killers[0] || m == killers[1] {

@@ -165,7 +165,7 @@ const Q_CHECKS: u8 = 2;
 #[inline(always)]
 fn victim_square(m: Move) -> Square {
     let to = m.to();
-    if m.kind() == MoveKind::EnPassant {
+    if m.is(MoveKind::EnPassant) {
         (m.from() & 0xF0) | (to & 0x0F)
     } else {
         to
@@ -412,7 +412,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         } else {
             d += e.ctx.psq(code, to);
         }
-        if m.kind() == MoveKind::Castle {
+        if m.is(MoveKind::Castle) {
             let (rf, rt) = if to > from {
                 (from + 3, from + 1)
             } else {
@@ -877,7 +877,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 && n.legal > 1
                 && stage >= Stage::Killer1
                 && n.best > -MATE_BOUND
-                && matches!(m.kind(), MoveKind::Normal | MoveKind::DoublePush)
+                && m.is_simple()
                 && !m.is_capture()
                 && !self.pos.gives_check(m)
                 && !self.pawn_to_seventh(m)
@@ -986,7 +986,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         if pv {
             self.update_pv(p, m);
         }
-        if cut && quiet && m.kind() != MoveKind::Castle && stage != Stage::MainLine {
+        if cut && quiet && !m.is(MoveKind::Castle) && stage != Stage::MainLine {
             let k = &mut self.e.killers[p];
             if k[0] != m {
                 k[1] = k[0];

@@ -147,7 +147,7 @@ pub fn see(pos: &Position, m: Move) -> i16 {
     let mut removed = [0u8; 8];
     mark(&mut removed, from);
     let mut on_square = SEE_VALUE.get(kind_of(pos.piece_at(from)) as usize);
-    let mut gain0 = if m.kind() == MoveKind::EnPassant {
+    let mut gain0 = if m.is(MoveKind::EnPassant) {
         mark(&mut removed, (from & 0xF0) | (to & 0x0F));
         SEE_VALUE.get(PAWN as usize)
     } else {
