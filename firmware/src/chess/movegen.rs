@@ -18,7 +18,7 @@
 //! The king alone moved last: `bench engine` 1.3% more nodes and 4.7%
 //! more cycles to depth 4, not played.)
 
-use super::attacks::{geometry, step, DIAGONALS, KNIGHT_JUMPS, ORTHOGONALS, REACH};
+use super::attacks::{geometry, is_adjacent, reach, step, DIAGONALS, JUMPS_THERE, KNIGHT_JUMPS, ORTHOGONALS, REACH};
 use super::chess_move::{promotion_kind, Move, MoveKind};
 use super::piece::*;
 use super::position::Position;
@@ -421,16 +421,52 @@ impl Default for MoveGen {
 
 impl Position {
     /// Is `m` exactly one of the pseudo-legal moves here (flags included)?
-    /// For killer and PV moves carried over from other positions.
+    /// For killer and PV moves carried over from other positions. A move
+    /// of a knight, bishop, rook, queen or king is decided from the board:
+    /// a man of the side to move on `from`, the target empty or an enemy
+    /// man as the capture flag says, and a step, jump or free line of its
+    /// kind. (Running the man's generator until the move came up cost 1.8
+    /// [`MoveGen::next`] calls a test: `bench engine` 0.30% more cycles,
+    /// 276 B less flash.) Pawn moves and castling, with their special
+    /// kinds, still ask the generator.
     pub fn is_pseudo_legal(&self, m: Move) -> bool {
-        if m.is_none() {
-            return false;
-        }
         let from = m.from();
-        if !is_color(self.board[from as usize], self.side) {
+        let to = m.to();
+        if from == to {
+            // Move::NONE among them.
             return false;
         }
+        let us = self.side;
+        let byte = self.board[from as usize];
+        if !is_color(byte, us) {
+            return false;
+        }
+        let code = byte & CODE_MASK;
         let slot = self.board[from as usize + 8];
+        if kind_of(code) != PAWN && !m.is(MoveKind::Castle) {
+            let target = self.board[to as usize];
+            if !m.is(MoveKind::Normal) || (target != EMPTY) != m.is_capture() || is_color(target, us) {
+                return false;
+            }
+            if slot == 0 {
+                return is_adjacent(from, to);
+            }
+            let dir = reach(code, from, to);
+            if dir == JUMPS_THERE {
+                return true;
+            }
+            if dir == 0 {
+                return false;
+            }
+            let mut s = from.wrapping_add(dir);
+            while s != to {
+                if self.board[(s & 0x7F) as usize] != EMPTY {
+                    return false;
+                }
+                s = s.wrapping_add(dir);
+            }
+            return true;
+        }
         let mut gen = if m.is(MoveKind::Castle) {
             if slot != 0 {
                 return false;
@@ -496,5 +532,78 @@ impl Position {
     /// True if the side to move has at least one legal move.
     pub fn has_legal_move(&self) -> bool {
         MoveGen::new().next_legal(self).is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The generator's own answer: is `m` among the moves of its man?
+    fn generated(pos: &Position, m: Move) -> bool {
+        let from = m.from();
+        if m.is_none() || !is_color(pos.board[from as usize], pos.side) {
+            return false;
+        }
+        let slot = pos.board[from as usize + 8];
+        let mut gen = if m.is(MoveKind::Castle) {
+            if slot != 0 {
+                return false;
+            }
+            MoveGen::single(CASTLING)
+        } else {
+            MoveGen::single(slot)
+        };
+        while let Some(x) = gen.next(pos) {
+            if x == m {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Every move value between two squares (all kinds, with and without
+    /// the capture flag) along random games: the board test agrees with
+    /// the generator.
+    #[test]
+    fn pseudo_legality_matches_the_generator() {
+        let fens = [
+            crate::chess::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/pPpp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ];
+        let kinds = [
+            MoveKind::Normal,
+            MoveKind::DoublePush,
+            MoveKind::Castle,
+            MoveKind::EnPassant,
+            MoveKind::PromoteKnight,
+            MoveKind::PromoteBishop,
+            MoveKind::PromoteRook,
+            MoveKind::PromoteQueen,
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut yes = 0u32;
+        for fen in fens {
+            for _ in 0..3 {
+                crate::chess::random_game(fen, 40, &mut seed, |pos| {
+                    for a in 0..64u8 {
+                        for b in 0..64u8 {
+                            for kind in kinds {
+                                for capture in [false, true] {
+                                    let m = Move::new(from_index64(a), from_index64(b), kind, capture);
+                                    let want = generated(pos, m);
+                                    assert_eq!(pos.is_pseudo_legal(m), want, "{m:?}");
+                                    yes += want as u32;
+                                }
+                            }
+                        }
+                    }
+                });
+            }
+        }
+        assert!(yes > 10_000, "{yes}");
     }
 }
