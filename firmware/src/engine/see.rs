@@ -44,8 +44,12 @@ fn mark(removed: &mut Removed, s: Square) {
 /// `Position::attacked_after`: only a man on a fitting line walks it.
 /// (Walking the eight rays out of `t` cost 623 cycles a call in `bench
 /// engine`, 897 against a bare king, where the rays are long.) A knight
-/// returns at once; among equal men the first found serves, which gives
-/// the same exchange: what an x-ray reveals behind either is no cheaper.
+/// serves as well as a bishop: none is cheaper. Among equal men the one
+/// in the lowest slot serves (the same exchange in all but freak cases:
+/// what an x-ray reveals behind either is no cheaper, but for a bishop or
+/// rook behind one of two queens). The officers are scanned from the
+/// last slot down (`bench engine` 0.16% fewer cycles than upwards, where
+/// every queen and rook on a line walked it before a bishop or knight).
 #[cfg_attr(target_arch = "avr", optimize(speed))]
 fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Square {
     let pawn = make_piece(by, PAWN);
@@ -62,30 +66,40 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Sq
     let list = pos.piece_list(by);
     let mut best = NO_SQUARE;
     let mut best_kind = KING;
-    for slot in 1..pos.officer_end(by) {
+    // From the last officer down: the lists hold queens, rooks, bishops,
+    // knights in that order, so the cheap men come first and the dearer
+    // ones are passed over without a walk once one is found. Among men of
+    // one kind the lowest slot still serves, as in a forward scan.
+    let mut slot = pos.officer_end(by);
+    while slot > 1 {
+        slot -= 1;
         let s = list[(slot & 15) as usize];
         if s == NO_SQUARE {
             continue;
         }
         let code = pos.code_on(s);
-        let dir = reach(code, s, t);
-        if dir == 0 || kind_of(code) >= best_kind || is_removed(removed, s) {
+        let kind = kind_of(code);
+        if kind > best_kind {
             continue;
         }
-        if dir == JUMPS_THERE {
-            return s;
+        let dir = reach(code, s, t);
+        if dir == 0 || is_removed(removed, s) {
+            continue;
         }
-        let mut x = s.wrapping_add(dir);
-        while x != t {
-            if pos.code_on(x) != EMPTY && !is_removed(removed, x) {
-                break;
+        if dir != JUMPS_THERE {
+            let mut x = s.wrapping_add(dir);
+            while x != t {
+                if pos.code_on(x) != EMPTY && !is_removed(removed, x) {
+                    break;
+                }
+                x = x.wrapping_add(dir);
             }
-            x = x.wrapping_add(dir);
+            if x != t {
+                continue;
+            }
         }
-        if x == t {
-            best = s;
-            best_kind = kind_of(code);
-        }
+        best = s;
+        best_kind = kind;
     }
     if best == NO_SQUARE {
         let king = list[0];
@@ -385,6 +399,57 @@ mod tests {
         best
     }
 
+    /// The piece-list scan upwards, first found serving (the scan before
+    /// the downward one): the same square.
+    fn least_attacker_upwards(pos: &Position, t: Square, by: Color, removed: &Removed) -> Square {
+        let pawn = make_piece(by, PAWN);
+        let (a, b) = match by {
+            Color::White => (t.wrapping_sub(15), t.wrapping_sub(17)),
+            Color::Black => (t.wrapping_add(15), t.wrapping_add(17)),
+        };
+        if pos.piece_at(a) == pawn && !is_removed(removed, a) {
+            return a;
+        }
+        if pos.piece_at(b) == pawn && !is_removed(removed, b) {
+            return b;
+        }
+        let list = pos.piece_list(by);
+        let mut best = NO_SQUARE;
+        let mut best_kind = KING;
+        for slot in 1..pos.officer_end(by) {
+            let s = list[(slot & 15) as usize];
+            if s == NO_SQUARE {
+                continue;
+            }
+            let code = pos.code_on(s);
+            let dir = reach(code, s, t);
+            if dir == 0 || kind_of(code) >= best_kind || is_removed(removed, s) {
+                continue;
+            }
+            if dir == JUMPS_THERE {
+                return s;
+            }
+            let mut x = s.wrapping_add(dir);
+            while x != t {
+                if pos.code_on(x) != EMPTY && !is_removed(removed, x) {
+                    break;
+                }
+                x = x.wrapping_add(dir);
+            }
+            if x == t {
+                best = s;
+                best_kind = kind_of(code);
+            }
+        }
+        if best == NO_SQUARE {
+            let king = list[0];
+            if is_adjacent(king, t) && !is_removed(removed, king) {
+                return king;
+            }
+        }
+        best
+    }
+
     /// The piece-list scan finds a man of the same kind as the ray walk,
     /// on every square, for both colours, with the men already exchanged
     /// (removed) taken at random, along random games.
@@ -418,6 +483,7 @@ mod tests {
                                 removed = [0; 8];
                             }
                             let s = least_attacker(pos, t, by, &removed);
+                            assert_eq!(s, least_attacker_upwards(pos, t, by, &removed));
                             let got = if s == NO_SQUARE { 0 } else { kind_of(pos.piece_at(s)) };
                             if s != NO_SQUARE {
                                 assert!(is_color(pos.piece_at(s), by) && !is_removed(&removed, s));
