@@ -40,12 +40,18 @@ impl Undo {
 /// (which saturates, so unmake cannot simply decrement).
 const FULLMOVE_BUMPED: u8 = 0x80;
 
+crate::progmem! {
+    /// By file: 1 on the files of the king and rooks at home (a, e, h).
+    static CASTLING_FILES: [u8; 8] = [1, 0, 0, 0, 1, 0, 0, 1];
+}
+
 /// Squares whose occupants decide castling rights.
 #[inline(always)]
 fn affects_castling(sq: Square) -> bool {
-    // Files a, e and h (bits 0, 4, 7 of 0x91) on the first or last rank.
+    // Files a, e and h on the first or last rank. (A table: `0x91 >>
+    // file` is a shift loop on the AVR.)
     let rank = sq & 0x70;
-    (rank == 0 || rank == 0x70) && (0x91u8 >> (sq & 7)) & 1 != 0
+    (rank == 0 || rank == 0x70) && CASTLING_FILES.get((sq & 7) as usize) != 0
 }
 
 /// Home and castled squares of the rook for a castling king move.
