@@ -121,6 +121,13 @@ impl Position {
         self.board[(sq & 0x7F) as usize] & CODE_MASK
     }
 
+    /// Is `sq`, which must be on the board, empty? The whole byte: an
+    /// empty square holds 0, the moved flag too.
+    #[inline(always)]
+    pub fn is_empty(&self, sq: Square) -> bool {
+        self.board[(sq & 0x7F) as usize] == EMPTY
+    }
+
     /// Piece code (0 = empty, 1..=12) on `sq`.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> u8 {

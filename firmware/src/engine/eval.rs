@@ -696,7 +696,7 @@ fn connected(pos: &Position, a: Square, b: Square) -> bool {
     let (lo, hi) = if a < b { (a, b) } else { (b, a) };
     let mut s = lo + step;
     while s < hi {
-        if pos.piece_at(s) != EMPTY {
+        if !pos.is_empty(s) {
             return false;
         }
         s += step;

@@ -142,7 +142,7 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
                 for d in first_ray..last_ray {
                     let step = RAYS.get((d & 7) as usize) as u8;
                     let mut s = from.wrapping_add(step);
-                    while on_board(s) && pos.code_on(s) == EMPTY {
+                    while on_board(s) && pos.is_empty(s) {
                         s = s.wrapping_add(step);
                     }
                     hit(s);

@@ -89,7 +89,7 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Sq
         if dir != JUMPS_THERE {
             let mut x = s.wrapping_add(dir);
             while x != t {
-                if pos.code_on(x) != EMPTY && !is_removed(removed, x) {
+                if !pos.is_empty(x) && !is_removed(removed, x) {
                     break;
                 }
                 x = x.wrapping_add(dir);
@@ -338,10 +338,10 @@ pub(crate) fn next_attacker(pos: &Position, t: Square, us: Color, cursor: &mut u
                     let step = RAYS.get((i - ray0) as usize) as u8;
                     i += 1;
                     let mut s = t.wrapping_add(step);
-                    while on_board(s) && pos.piece_at(s) == EMPTY {
+                    while on_board(s) && pos.is_empty(s) {
                         s = s.wrapping_add(step);
                     }
-                    if on_board(s) && pos.piece_at(s) == piece {
+                    if on_board(s) && pos.code_on(s) == piece {
                         *cursor = i;
                         return s;
                     }
