@@ -521,7 +521,8 @@ impl Picker {
                 8 + ((p >> 8) as u8).trailing_zeros() as u8
             };
             let t = them[(slot & 15) as usize];
-            let victim = kind_of(pos.piece_at(t));
+            // (`code_on`: a listed square is on the board.)
+            let victim = kind_of(pos.code_on(t));
             // The attackers of the victim's own exchange class form one
             // contiguous cursor window (see `next_attacker`): the equal
             // stage scans only that window, the losing stage only what
@@ -560,7 +561,7 @@ impl Picker {
             if m == self.main {
                 continue;
             }
-            let av = CLASS.get(kind_of(pos.piece_at(from)) as usize);
+            let av = CLASS.get(kind_of(pos.code_on(from)) as usize);
             let vv = CLASS.get(victim as usize);
             let take = match stage {
                 Stage::WinningCaptures => av < vv || (av > vv && see(pos, m) > 0),
