@@ -389,12 +389,12 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let us = pos.side_to_move().index();
         let from = m.from();
         let to = m.to();
-        let code = pos.piece_at(from);
+        let code = pos.code_on(from);
         let mut d = -e.ctx.psq(code, from);
         let mut officer_taken = false;
         if m.is_capture() {
             let vsq = victim_square(m);
-            let vcode = pos.piece_at(vsq);
+            let vcode = pos.code_on(vsq);
             d -= e.ctx.psq(vcode, vsq);
             let k = kind_of(vcode);
             if k == PAWN {
@@ -418,7 +418,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             } else {
                 (from - 4, from - 1)
             };
-            let rook = pos.piece_at(rf);
+            let rook = pos.code_on(rf);
             d += e.ctx.psq(rook, rt) - e.ctx.psq(rook, rf);
         }
         e.psq += d;
@@ -436,7 +436,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         e.psq = e.plies[p].psq;
         let us = self.pos.side_to_move().index();
         if m.is_capture() {
-            let k = kind_of(self.pos.piece_at(victim_square(m)));
+            let k = kind_of(self.pos.code_on(victim_square(m)));
             if k == PAWN {
                 e.pawns[1 - us] += 1;
             } else {
@@ -610,7 +610,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             return 2;
         }
         let to = m.to();
-        if kind_of(self.pos.piece_at(to)) == PAWN {
+        if kind_of(self.pos.code_on(to)) == PAWN {
             let r = rank_of(to);
             if r == 6 && self.pos.side_to_move() == Color::Black
                 || r == 1 && self.pos.side_to_move() == Color::White
@@ -625,7 +625,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     #[inline(never)]
     fn pawn_to_seventh(&self, m: Move) -> bool {
         let seventh = if self.pos.side_to_move() == Color::White { 6 } else { 1 };
-        kind_of(self.pos.piece_at(m.from())) == PAWN && rank_of(m.to()) == seventh
+        kind_of(self.pos.code_on(m.from())) == PAWN && rank_of(m.to()) == seventh
     }
 
     /// Flags for the child after `m` was made.
@@ -643,7 +643,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             if eval::distance(to, king) <= 2 {
                 f |= NEAR_KING;
             }
-        } else if kind_of(self.pos.piece_at(to)) == PAWN {
+        } else if kind_of(self.pos.code_on(to)) == PAWN {
             let r = rank_of(to);
             let rr = if self.pos.side_to_move() == Color::Black { r } else { 7 - r };
             if rr >= 5 {
@@ -1059,7 +1059,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 // (Not for quiet checks, played for mate, nor, where only a
                 // mate reaches alpha, for a capture that gives check:
                 // `Picker::prune_victims`.)
-                let victim = kind_of(self.pos.piece_at(victim_square(m)));
+                let victim = kind_of(self.pos.code_on(victim_square(m)));
                 if stand + VALUE.get(victim as usize) + DELTA <= alpha
                     && (alpha <= MATE_BOUND || !self.pos.gives_check(m))
                 {

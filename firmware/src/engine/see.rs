@@ -136,7 +136,7 @@ fn swap(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, on_square:
         if s == NO_SQUARE {
             break;
         }
-        value = SEE_VALUE.get(kind_of(pos.piece_at(s)) as usize);
+        value = SEE_VALUE.get(kind_of(pos.code_on(s)) as usize);
         mark(removed, s);
         side = side.other();
     }
@@ -160,12 +160,12 @@ pub fn see(pos: &Position, m: Move) -> i16 {
     let us = pos.side_to_move();
     let mut removed = [0u8; 8];
     mark(&mut removed, from);
-    let mut on_square = SEE_VALUE.get(kind_of(pos.piece_at(from)) as usize);
+    let mut on_square = SEE_VALUE.get(kind_of(pos.code_on(from)) as usize);
     let mut gain0 = if m.is(MoveKind::EnPassant) {
         mark(&mut removed, (from & 0xF0) | (to & 0x0F));
         SEE_VALUE.get(PAWN as usize)
     } else {
-        SEE_VALUE.get(kind_of(pos.piece_at(to)) as usize)
+        SEE_VALUE.get(kind_of(pos.code_on(to)) as usize)
     };
     if m.is_promotion() {
         let v = VALUE.get(m.promotion() as usize);
@@ -184,8 +184,8 @@ pub fn see_at(pos: &Position, sq: Square, by: Color) -> i16 {
         return 0;
     }
     mark(&mut removed, s);
-    let gain0 = SEE_VALUE.get(kind_of(pos.piece_at(sq)) as usize);
-    let on_square = SEE_VALUE.get(kind_of(pos.piece_at(s)) as usize);
+    let gain0 = SEE_VALUE.get(kind_of(pos.code_on(sq)) as usize);
+    let on_square = SEE_VALUE.get(kind_of(pos.code_on(s)) as usize);
     let v = swap(pos, sq, &mut removed, gain0, on_square, by.other());
     if v > 0 {
         v
@@ -220,7 +220,7 @@ pub fn hanging(pos: &Position) -> Hanging {
     for slot in 1..pos.officer_end(us) {
         bit <<= 1;
         let sq = list[(slot & 15) as usize];
-        if attacked & bit == 0 || kind_of(pos.piece_at(sq)) == PAWN {
+        if attacked & bit == 0 || kind_of(pos.code_on(sq)) == PAWN {
             continue;
         }
         let loss = see_at(pos, sq, them);
