@@ -644,7 +644,7 @@ fn passed(
 ) -> i16 {
     let mut b = passed_bonus(endgame, (rr & 7) as usize);
     let front = if c == 0 { sq + 16 } else { sq - 16 };
-    if pos.piece_at(front) != EMPTY {
+    if !pos.is_empty(front) {
         b >>= 1; // blocked
     }
     if endgame && rr >= 3 {

@@ -612,7 +612,7 @@ impl Picker {
         let list = pos.piece_list(us);
         while (self.slot as usize) < 16 {
             let from = list[self.slot as usize];
-            if from == NO_SQUARE || rank_of(from) != seventh || pos.piece_at(from) != pawn {
+            if from == NO_SQUARE || rank_of(from) != seventh || pos.code_on(from) != pawn {
                 self.slot += 1;
                 self.cursor = 0;
                 continue;
@@ -622,7 +622,7 @@ impl Picker {
             let ahead = from.wrapping_add(fwd);
             let m = match step {
                 0 => {
-                    if pos.piece_at(ahead) != EMPTY {
+                    if !pos.is_empty(ahead) {
                         continue;
                     }
                     Move::new(from, ahead, MoveKind::PromoteQueen, false)
