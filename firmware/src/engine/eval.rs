@@ -546,7 +546,7 @@ pub fn pawn_info(pos: &Position) -> PawnInfo {
 
 /// Knight outposts, the bishop pair, rooks on open and half-open files and
 /// connected rooks of colour `c` (0: white). Walks the piece list with a
-/// pointer up to its first pawn.
+/// u8 slot up to its first pawn or [`Position::officer_end`].
 #[inline(never)]
 fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
     let color = if c == 0 { Color::White } else { Color::Black };
@@ -554,7 +554,12 @@ fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
     let mut t = 0i16;
     let mut bishops = 0u8;
     let mut first_rook = NO_SQUARE;
-    for &sq in pos.piece_list(color)[1..].iter() {
+    let list = pos.piece_list(color);
+    let end = pos.officer_end(color);
+    let mut slot = 1u8;
+    while slot < end {
+        let sq = list[(slot & 15) as usize];
+        slot += 1;
         if sq == NO_SQUARE {
             continue;
         }
