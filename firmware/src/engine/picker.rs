@@ -247,15 +247,20 @@ impl Picker {
         }
         let mut keep = 0xFFFEu16;
         if floor >= VALUE.get(PAWN as usize) && !mating {
-            let them = pos.piece_list(pos.side_to_move().other());
+            // Pawns (worth 100, not above `floor`) and the king (0) are
+            // never kept: only the officers' slots are looked at.
+            let them = pos.side_to_move().other();
+            let list = pos.piece_list(them);
+            let end = pos.officer_end(them);
             let offset = if pos.side_to_move() == Color::White { BLACK_OFFSET } else { 0 };
             keep = 0;
-            let mut bit = 1u16;
-            for &sq in them.iter() {
+            let mut slot = 1u8;
+            while slot < end {
+                let sq = list[(slot & 15) as usize];
                 if sq != NO_SQUARE && VALUE.get(pos.code_on(sq).wrapping_sub(offset) as usize & 7) > floor {
-                    keep |= bit;
+                    keep |= SLOT_BITS.get((slot & 15) as usize);
                 }
-                bit <<= 1;
+                slot += 1;
             }
         }
         if keep != 0 {
