@@ -467,6 +467,12 @@ impl Position {
             }
             return true;
         }
+        self.generates(m, slot)
+    }
+
+    /// The generator's own answer: is `m` among the moves of the man in
+    /// piece-list `slot` (castling: of the castling generator, for the king)?
+    fn generates(&self, m: Move, slot: u8) -> bool {
         let mut gen = if m.is(MoveKind::Castle) {
             if slot != 0 {
                 return false;
@@ -539,27 +545,14 @@ impl Position {
 mod tests {
     use super::*;
 
-    /// The generator's own answer: is `m` among the moves of its man?
+    /// The generator's own answer for any man: is `m` among the moves of
+    /// the man on its from square?
     fn generated(pos: &Position, m: Move) -> bool {
         let from = m.from();
         if m.is_none() || !is_color(pos.board[from as usize], pos.side) {
             return false;
         }
-        let slot = pos.board[from as usize + 8];
-        let mut gen = if m.is(MoveKind::Castle) {
-            if slot != 0 {
-                return false;
-            }
-            MoveGen::single(CASTLING)
-        } else {
-            MoveGen::single(slot)
-        };
-        while let Some(x) = gen.next(pos) {
-            if x == m {
-                return true;
-            }
-        }
-        false
+        pos.generates(m, pos.board[from as usize + 8])
     }
 
     /// Every move value between two squares (all kinds, with and without
