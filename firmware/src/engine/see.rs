@@ -38,6 +38,24 @@ fn mark(removed: &mut Removed, s: Square) {
     removed[(rank_of(s) & 7) as usize] |= BIT.get(file_of(s) as usize);
 }
 
+/// A pawn of `by` attacking `t` that is not `removed`, or [`NO_SQUARE`]
+/// (of two, always the same one).
+#[inline(always)]
+fn pawn_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Square {
+    let pawn = make_piece(by, PAWN);
+    let (a, b) = match by {
+        Color::White => (t.wrapping_sub(15), t.wrapping_sub(17)),
+        Color::Black => (t.wrapping_add(15), t.wrapping_add(17)),
+    };
+    if pos.piece_at(a) == pawn && !is_removed(removed, a) {
+        return a;
+    }
+    if pos.piece_at(b) == pawn && !is_removed(removed, b) {
+        return b;
+    }
+    NO_SQUARE
+}
+
 /// Square of the least valuable man of `by` attacking `t`, ignoring the
 /// `removed` squares (as if empty), or [`NO_SQUARE`]. Pawns are probed on
 /// their two squares; the other men come from the piece list, as in
@@ -52,16 +70,9 @@ fn mark(removed: &mut Removed, s: Square) {
 /// every queen and rook on a line walked it before a bishop or knight).
 #[cfg_attr(target_arch = "avr", optimize(speed))]
 fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Square {
-    let pawn = make_piece(by, PAWN);
-    let (a, b) = match by {
-        Color::White => (t.wrapping_sub(15), t.wrapping_sub(17)),
-        Color::Black => (t.wrapping_add(15), t.wrapping_add(17)),
-    };
-    if pos.piece_at(a) == pawn && !is_removed(removed, a) {
-        return a;
-    }
-    if pos.piece_at(b) == pawn && !is_removed(removed, b) {
-        return b;
+    let p = pawn_attacker(pos, t, by, removed);
+    if p != NO_SQUARE {
+        return p;
     }
     let list = pos.piece_list(by);
     let mut best = NO_SQUARE;
@@ -402,16 +413,9 @@ mod tests {
     /// The piece-list scan upwards, first found serving (the scan before
     /// the downward one): the same square.
     fn least_attacker_upwards(pos: &Position, t: Square, by: Color, removed: &Removed) -> Square {
-        let pawn = make_piece(by, PAWN);
-        let (a, b) = match by {
-            Color::White => (t.wrapping_sub(15), t.wrapping_sub(17)),
-            Color::Black => (t.wrapping_add(15), t.wrapping_add(17)),
-        };
-        if pos.piece_at(a) == pawn && !is_removed(removed, a) {
-            return a;
-        }
-        if pos.piece_at(b) == pawn && !is_removed(removed, b) {
-            return b;
+        let p = pawn_attacker(pos, t, by, removed);
+        if p != NO_SQUARE {
+            return p;
         }
         let list = pos.piece_list(by);
         let mut best = NO_SQUARE;
