@@ -547,7 +547,7 @@ pub fn pawn_info(pos: &Position) -> PawnInfo {
 /// Knight outposts, the bishop pair, rooks on open and half-open files and
 /// connected rooks of colour `c` (0: white). Walks the piece list with a
 /// u8 slot up to its first pawn or [`Position::officer_end`].
-#[inline(never)]
+#[inline(always)]
 fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
     let color = if c == 0 { Color::White } else { Color::Black };
     let offset = if c == 0 { 0 } else { BLACK_OFFSET };
