@@ -635,7 +635,7 @@ pub fn scale_draw(s: i16, npm: [u8; 2], pawns: [u8; 2]) -> i16 {
 
 /// Value of a passed pawn of colour `c` on `sq` (relative rank `rr`).
 #[allow(clippy::too_many_arguments)]
-#[inline]
+#[inline(never)]
 fn passed(
     pos: &Position,
     sq: Square,
