@@ -392,16 +392,20 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: 
             let kr = rank_of(my_king);
             let krr = if c == 0 { kr } else { 7 - kr };
             if krr <= 1 {
+                // (The king on its first two ranks: both shield ranks are
+                // on the board.)
                 let (r1, r2) = if c == 0 { (kr + 1, kr + 2) } else { (kr - 1, kr - 2) };
+                let near = BIT.get((r1 & 7) as usize);
+                let far = BIT.get((r2 & 7) as usize);
                 let lo = if kf > 0 { kf - 1 } else { 0 };
                 let hi = if kf < 7 { kf + 1 } else { 7 };
                 // A plain u8 loop (`lo..=hi` carries an extra exhausted flag).
                 let mut ff = lo;
                 while ff <= hi {
                     let m = own[(ff & 7) as usize];
-                    if r1 < 8 && m & BIT.get((r1 & 7) as usize) != 0 {
+                    if m & near != 0 {
                         t += w!(SHIELD_NEAR);
-                    } else if r2 < 8 && m & BIT.get((r2 & 7) as usize) != 0 {
+                    } else if m & far != 0 {
                         t += w!(SHIELD_FAR);
                     } else {
                         t -= w!(SHIELD_MISSING);
