@@ -1,0 +1,141 @@
+//! The AVR build searches exactly as the host build of the same source:
+//! every position of `assets/bench_positions.epd` to depth 4, searched by
+//! the firmware in the emulator over its serial protocol and by the engine
+//! compiled for this machine, gives the same reports (depth, selective
+//! depth, nodes, main line) and the same best move. The hot paths of the
+//! AVR build may be written differently from the host's (inline assembly
+//! in place of the Rust scan): one node more or less anywhere shows here.
+//!
+//! Needs the AVR build: `cargo xtask test` builds it and passes its path in
+//! `PRODIGY_ELF`.
+
+use board_sim::board::Board;
+use emulator::periph::usart::Usart;
+use emulator::Stop;
+use firmware::chess::{Move, Position};
+use firmware::engine::{Engine, SearchHost, SearchInfo, SearchLimits};
+use std::path::PathBuf;
+
+const CLOCK_HZ: u32 = 8_000_000;
+const DEPTH: u8 = 4;
+
+fn ms(n: u64) -> u64 {
+    n * CLOCK_HZ as u64 / 1000
+}
+
+fn usart(b: &mut Board) -> &mut Usart {
+    b.avr.peripheral_mut::<Usart>().expect("the ATmega644 has USART0")
+}
+
+/// Sends `line` and runs until a line satisfying `last` arrives; returns
+/// all lines received.
+fn exchange(b: &mut Board, line: &str, timeout_ms: u64, last: impl Fn(&str) -> bool) -> Vec<String> {
+    let now = b.avr.cycles();
+    usart(b).host_send(now, format!("{line}\n").as_bytes());
+    let end = now + ms(timeout_ms);
+    let mut text = String::new();
+    while b.avr.cycles() < end {
+        assert_eq!(b.run_for(ms(20)), Stop::CycleLimit, "the firmware stopped after {line:?}");
+        text.push_str(&String::from_utf8_lossy(&usart(b).host_take()));
+        let lines: Vec<String> = text.lines().map(|l| l.trim_end().to_string()).collect();
+        if text.ends_with('\n') && lines.last().is_some_and(|l| last(l)) {
+            return lines;
+        }
+    }
+    panic!("no answer to {line:?} within {timeout_ms} ms of emulated time: {text:?}");
+}
+
+fn coord(m: Move) -> String {
+    let mut buf = [0u8; 8];
+    let n = m.write_coord(&mut buf).expect("a move has a coordinate form");
+    String::from_utf8_lossy(&buf[..n]).into_owned()
+}
+
+/// One report: depth, selective depth, nodes, main line.
+#[derive(Debug, PartialEq, Eq)]
+struct Report {
+    depth: u8,
+    seldepth: u8,
+    nodes: u32,
+    pv: String,
+}
+
+/// The firmware's `info` line, e.g. `info depth 4 seldepth 9 score cp 84
+/// nodes 1340 time 2068 pv c1b1`.
+fn parse_info(line: &str) -> Report {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let field = |name: &str| -> u32 {
+        let i = words.iter().position(|w| *w == name).unwrap_or_else(|| panic!("no {name} in {line:?}"));
+        words[i + 1].parse().unwrap_or_else(|e| panic!("bad {name} in {line:?}: {e}"))
+    };
+    let pv = match words.iter().position(|w| *w == "pv") {
+        Some(i) => words[i + 1..].join(" "),
+        None => String::new(),
+    };
+    Report { depth: field("depth") as u8, seldepth: field("seldepth") as u8, nodes: field("nodes"), pv }
+}
+
+/// The host engine's reports, with a clock that never moves (the search is
+/// limited by depth only).
+struct Recorder(Vec<Report>);
+
+impl SearchHost for Recorder {
+    fn now_ms(&mut self) -> u32 {
+        0
+    }
+    fn stop_requested(&mut self) -> bool {
+        false
+    }
+    fn report(&mut self, info: &SearchInfo) {
+        let pv: Vec<String> = info.pv.iter().map(|m| coord(*m)).collect();
+        self.0.push(Report { depth: info.depth, seldepth: info.seldepth, nodes: info.nodes, pv: pv.join(" ") });
+    }
+}
+
+/// (FEN, name) of each bench position.
+fn positions() -> Vec<(String, String)> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/bench_positions.epd");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let fields: Vec<&str> = l.split_whitespace().collect();
+            let name = l.split('"').nth(1).unwrap_or("?").to_string();
+            (format!("{} 0 1", fields[..4].join(" ")), name)
+        })
+        .collect()
+}
+
+#[test]
+#[ignore = "needs the firmware: run by cargo xtask test"]
+fn the_avr_search_equals_the_host_search_node_for_node() {
+    let path = std::env::var("PRODIGY_ELF")
+        .expect("PRODIGY_ELF is not set: this test runs the AVR firmware; run it with `cargo xtask test`");
+    let mut b = Board::from_elf_file(path.as_ref(), CLOCK_HZ).unwrap_or_else(|e| panic!("{e}"));
+    b.run_for(ms(2500));
+    usart(&mut b).host_take();
+    // One engine for all positions, as the firmware keeps one: what a
+    // search leaves behind (the pawn cache) is carried over alike.
+    let mut engine = Engine::new();
+    let list = positions();
+    assert!(list.len() >= 20, "only {} bench positions", list.len());
+    let mut nodes = 0u64;
+    for (fen, name) in &list {
+        assert_eq!(exchange(&mut b, &format!("fen {fen}"), 1_000, |_| true), vec!["ok"], "{name}");
+        let lines = exchange(&mut b, &format!("go depth {DEPTH}"), 120_000, |l| l.starts_with("bestmove"));
+        let avr: Vec<Report> = lines.iter().filter(|l| l.starts_with("info depth")).map(|l| parse_info(l)).collect();
+        let avr_best = lines.last().unwrap().split_whitespace().nth(1).unwrap_or("").to_string();
+
+        let mut pos = Position::from_fen(fen.as_bytes()).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        // As the firmware's `fen` command does.
+        engine.clear();
+        let mut host = Recorder(Vec::new());
+        let result = engine.search(&mut pos, &SearchLimits::depth(DEPTH), &mut host);
+        assert_eq!(avr, host.0, "{name}: the reports differ (left: AVR, right: host)");
+        assert_eq!(avr_best, coord(result.best), "{name}: the best moves differ");
+        assert_eq!(avr.last().map(|r| r.depth), Some(DEPTH), "{name}");
+        nodes += result.nodes as u64;
+    }
+    // The bench's tree, so not a trivially small one.
+    assert!(nodes > 20_000, "{nodes} nodes in all");
+}
