@@ -479,6 +479,7 @@ fn front_rank(file: u8, c: u8) -> u8 {
 /// one multiplication each at the end; the "ranks ahead of the front pawn"
 /// mask is the complement of the file's bits smeared towards the own side
 /// (three shift-ors), not a search for the front pawn.
+#[inline(always)]
 fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
     let mut rear = 0u8;
     let mut connected = 0u8;
