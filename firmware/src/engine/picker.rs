@@ -501,6 +501,33 @@ impl Picker {
     /// The next pseudo-legal move and the stage it came from. `killers` are
     /// this ply's killers; `pos` must be unchanged between calls.
     pub fn next(&mut self, pos: &Position, killers: &[Move; 2]) -> Option<(Move, Stage)> {
+        // The quiet and capture stages return three moves in four: served
+        // here, with fewer registers to save (14), the rest out of line. (All
+        // in one function saved all 18 and set up a stack frame on every
+        // call, 200 of its 233 cycles. The quiet stage alone here: 0.11%
+        // fewer cycles for 276 B; the captures alone 0.74% more; both 0.31%
+        // fewer for 340 B.)
+        let stage = self.stage;
+        if stage == Stage::Quiets {
+            while let Some(m) = self.gen.next(pos) {
+                if self.is_late_move(pos, m, killers) {
+                    return Some((m, stage));
+                }
+            }
+            self.begin_captures(Stage::LosingCaptures);
+        } else if matches!(stage, Stage::WinningCaptures | Stage::EqualCaptures | Stage::LosingCaptures)
+            && self.pending != 0
+        {
+            if let Some(m) = self.next_capture(pos, stage) {
+                return Some((m, stage));
+            }
+        }
+        self.next_stage(pos, killers)
+    }
+
+    /// [`Picker::next`] from any stage.
+    #[inline(never)]
+    fn next_stage(&mut self, pos: &Position, killers: &[Move; 2]) -> Option<(Move, Stage)> {
         loop {
             let stage = self.stage;
             match stage {
