@@ -122,7 +122,8 @@ impl Position {
         if castling_changes {
             h ^= castle_key(self.castle_rights());
         }
-        if self.ep_capturable() {
+        // (Tested before the call: the square is mostly empty.)
+        if self.ep != NO_SQUARE && self.ep_capturable() {
             h ^= ep_key(file_of(self.ep));
         }
 
@@ -196,13 +197,12 @@ impl Position {
         }
         self.side = them;
         h ^= SIDE_KEY;
-        self.ep = if m.is(MoveKind::DoublePush) {
-            (from + to) / 2
-        } else {
-            NO_SQUARE
-        };
-        if self.ep_capturable() {
-            h ^= ep_key(file_of(self.ep));
+        self.ep = NO_SQUARE;
+        if m.is(MoveKind::DoublePush) {
+            self.ep = (from + to) / 2;
+            if self.ep_capturable() {
+                h ^= ep_key(file_of(self.ep));
+            }
         }
         if castling_changes {
             h ^= castle_key(self.castle_rights());
