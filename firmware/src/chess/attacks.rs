@@ -122,6 +122,12 @@ pub(super) fn geometry(a: Square, b: Square) -> u8 {
     geometry_entry(a, b) & 15
 }
 
+/// Do squares `a` and `b` (distinct) share a rank, file or diagonal?
+#[inline(always)]
+pub(super) fn on_line(a: Square, b: Square) -> bool {
+    geometry(a, b) & LINE != 0
+}
+
 /// The 0x88 step of a [`GEOMETRY`] entry of two squares on a line.
 #[inline(always)]
 fn entry_step(entry: u8) -> u8 {
