@@ -34,6 +34,12 @@ impl Undo {
         halfmove: 0,
         hash: 0,
     };
+
+    /// Board byte of the man the move captured, 0 if none.
+    #[inline(always)]
+    pub fn captured(&self) -> u8 {
+        self.captured
+    }
 }
 
 /// Flag in `Undo::captured_slot`: the move advanced the fullmove number

@@ -430,27 +430,30 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         officer_taken && e.npm[0] == 0 && e.npm[1] == 0
     }
 
-    /// Takes back `m` made at ply `p`; material counts are derived again
-    /// from the restored board.
+    /// Takes back `m` made at ply `p`. The material counts first, from
+    /// the undo record (the victim's board byte), then the position: with
+    /// nothing left to do after that call, no value is kept across it.
     #[inline(never)]
     fn unmake(&mut self, p: u8, m: Move) {
         let p = p as usize;
         let e = &mut *self.e;
-        self.pos.unmake_move(m, &e.plies[p].undo);
-        e.psq = e.plies[p].psq;
-        let us = self.pos.side_to_move().index();
+        let undo = &e.plies[p].undo;
+        // The side to move before the take-back: the mover's opponent.
+        let them = self.pos.side_to_move().index();
         if m.is_capture() {
-            let k = kind_of(self.pos.code_on(victim_square(m)));
+            let k = kind_of(undo.captured());
             if k == PAWN {
-                e.pawns[1 - us] += 1;
+                e.pawns[them] += 1;
             } else {
-                e.npm[1 - us] += NPM_UNITS.get(k as usize);
+                e.npm[them] += NPM_UNITS.get(k as usize);
             }
         }
         if m.is_promotion() {
-            e.pawns[us] += 1;
-            e.npm[us] -= NPM_UNITS.get(m.promotion() as usize);
+            e.pawns[1 - them] += 1;
+            e.npm[1 - them] -= NPM_UNITS.get(m.promotion() as usize);
         }
+        e.psq = e.plies[p].psq;
+        self.pos.unmake_move(m, &e.plies[p].undo);
     }
 
     /// Copies `m` plus the child's line into the PV row of `ply`.
