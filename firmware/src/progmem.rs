@@ -68,6 +68,26 @@ impl<const N: usize> Table<u8, N> {
     }
 }
 
+impl<const N: usize> Table<u32, N> {
+    /// Half `j` of the table read as `u16`s: the low half of element
+    /// `j / 2` for an even `j`, the high half for an odd one (two `LPM`s
+    /// instead of four and a choice; unchecked on the AVR, like
+    /// [`Table::get`]).
+    #[inline(always)]
+    pub fn half(&self, j: usize) -> u16 {
+        #[cfg(target_arch = "avr")]
+        {
+            // SAFETY: as `get`: LPM reads program memory only; the AVR is
+            // little-endian, so the low half comes first.
+            unsafe { read_flash((self.0.as_ptr() as *const u16).wrapping_add(j)) }
+        }
+        #[cfg(not(target_arch = "avr"))]
+        {
+            (self.0[j / 2] >> (16 * (j & 1))) as u16
+        }
+    }
+}
+
 /// A small constant table read in the hottest loops, kept in SRAM (copied
 /// from flash at boot like every `static`): a load from a pointer register
 /// instead of `LPM`, which must go through Z. Same `get` as [`Table`].

@@ -117,11 +117,8 @@ fn permuted(c: u8, k: u32) -> u32 {
 /// the square's key each (independent random halves), a single table read.
 #[inline(always)]
 pub fn pawn_key(color: super::piece::Color, sq: Square) -> u16 {
-    let k = SQUARE_KEYS.get(to_index64(sq) as usize);
-    match color {
-        super::piece::Color::White => k as u16,
-        super::piece::Color::Black => (k >> 16) as u16,
-    }
+    // White's key is the low half of the square's, Black's the high one.
+    SQUARE_KEYS.half(2 * to_index64(sq) as usize + color.index())
 }
 
 /// Key of a castling-rights mask (0..=15).
