@@ -1,8 +1,8 @@
 //! The AVR build searches exactly as the host build of the same source:
-//! every position of `assets/bench_positions.epd` to depth 4, searched by
-//! the firmware in the emulator over its serial protocol and by the engine
-//! compiled for this machine, gives the same reports (depth, selective
-//! depth, nodes, main line) and the same best move. The hot paths of the
+//! every position of `assets/bench_positions.epd` and a few more to depth
+//! 4, searched by the firmware in the emulator over its serial protocol
+//! and by the engine compiled for this machine, gives the same reports
+//! (depth, selective depth, nodes, main line) and the same best move. The hot paths of the
 //! AVR build may be written differently from the host's (inline assembly
 //! in place of the Rust scan): one node more or less anywhere shows here.
 //!
@@ -92,7 +92,17 @@ impl SearchHost for Recorder {
     }
 }
 
-/// (FEN, name) of each bench position.
+/// Beyond the bench's middlegames: promotions and under-promotions for
+/// both sides, an en-passant capture, a rook-and-pawns ending and the
+/// mating evaluation against a bare king.
+const MORE: [(&str, &str); 4] = [
+    ("r3k2r/pPpp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", "promotions"),
+    ("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "en passant"),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", "rook and pawns"),
+    ("8/8/3k4/8/8/2BNK3/8/8 b - - 0 1", "KBNK"),
+];
+
+/// (FEN, name) of each bench position, then [`MORE`].
 fn positions() -> Vec<(String, String)> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/bench_positions.epd");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
@@ -103,6 +113,7 @@ fn positions() -> Vec<(String, String)> {
             let name = l.split('"').nth(1).unwrap_or("?").to_string();
             (format!("{} 0 1", fields[..4].join(" ")), name)
         })
+        .chain(MORE.iter().map(|(fen, name)| (fen.to_string(), name.to_string())))
         .collect()
 }
 
