@@ -577,7 +577,9 @@ fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
             // values still count it).
             break;
         }
-        if !(KNIGHT..=ROOK).contains(&kind) {
+        // Own men only, pawns gone: above the rooks are the queens (the
+        // king has slot 0).
+        if kind > ROOK {
             continue;
         }
         let f = sq & 7;
