@@ -12,7 +12,7 @@ use super::{Move, MoveKind};
 
 crate::progmem! {
     /// 0x88 step offsets: 0..4 diagonal, 4..8 orthogonal, 8..16 knight jumps.
-    pub(super) static DIRECTIONS: [i8; 16] = [
+    pub(crate) static DIRECTIONS: [i8; 16] = [
         -17, -15, 15, 17, -16, -1, 1, 16, -33, -31, -18, -14, 14, 18, 31, 33,
     ];
 }
@@ -21,14 +21,14 @@ crate::progmem! {
 /// apart, diagonally adjacent (a pawn's capture, either direction).
 const DIAGONAL: u8 = 1;
 const STRAIGHT: u8 = 2;
-const JUMP: u8 = 4;
+pub(crate) const JUMP: u8 = 4;
 const NEXT_DIAGONAL: u8 = 8;
-const LINE: u8 = DIAGONAL | STRAIGHT;
+pub(crate) const LINE: u8 = DIAGONAL | STRAIGHT;
 
 crate::progmem! {
     /// By piece code: the [`geometry`] bits from which that man can attack
     /// (a superset: blockers are not looked at). Kings never give check.
-    pub(super) static REACH: [u8; 16] = {
+    pub(crate) static REACH: [u8; 16] = {
         let mut t = [0u8; 16];
         let mut c = 0;
         while c < 2 {
@@ -92,7 +92,7 @@ crate::progmem! {
     /// geometry alone, took 120 bytes and a nibble swap on odd entries;
     /// the step, computed, took a call of 28 cycles, 185,000 calls in
     /// `bench engine`.)
-    static GEOMETRY: [u8; 239] = {
+    pub(crate) static GEOMETRY: [u8; 239] = {
         let mut t = [0u8; 239];
         let mut i = 0;
         while i < 239 {

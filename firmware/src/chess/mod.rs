@@ -27,7 +27,13 @@ mod zobrist;
 
 pub use chess_move::{Move, MoveKind};
 pub use fen::{BufferTooSmall, FenError, FEN_MAX_LEN};
-pub(crate) use attacks::{is_adjacent, reach, JUMPS_THERE};
+pub(crate) use attacks::is_adjacent;
+// The swap-off's attacker scan: in Rust on the host, in assembly on the
+// AVR, which reads the tables itself.
+#[cfg(not(target_arch = "avr"))]
+pub(crate) use attacks::{reach, JUMPS_THERE};
+#[cfg(target_arch = "avr")]
+pub(crate) use attacks::{DIRECTIONS, GEOMETRY, JUMP, LINE, REACH};
 pub(crate) use fen::Writer;
 pub use history::{HashHistory, HISTORY_LEN};
 pub use makemove::Undo;

@@ -12,7 +12,9 @@ use super::eval::{BIT, VALUE};
 #[cfg(not(target_arch = "avr"))]
 use super::eval::{JUMPS, RAYS};
 use super::picker::attacked_victims;
-use crate::chess::{is_adjacent, reach, JUMPS_THERE};
+use crate::chess::is_adjacent;
+#[cfg(not(target_arch = "avr"))]
+use crate::chess::{reach, JUMPS_THERE};
 use crate::chess::piece::*;
 use crate::chess::square::*;
 use crate::chess::{Color, Move, MoveKind, Position};
@@ -70,7 +72,10 @@ fn pawn_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Squ
 /// rook behind one of two queens). The officers are scanned from the
 /// last slot down (`bench engine` 0.16% fewer cycles than upwards, where
 /// every queen and rook on a line walked it before a bishop or knight).
-#[cfg_attr(target_arch = "avr", optimize(speed))]
+///
+/// This is the host's version (the tests' reference); the AVR runs the
+/// officers' scan in assembly, below.
+#[cfg(not(target_arch = "avr"))]
 fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Square {
     let p = pawn_attacker(pos, t, by, removed);
     if p != NO_SQUARE {
@@ -118,6 +123,145 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Sq
         let king = list[0];
         if is_adjacent(king, t) && !is_removed(removed, king) {
             return king;
+        }
+    }
+    best
+}
+
+/// [`least_attacker`] with the officers' scan by hand: the same men, tests
+/// and result, checked against the Rust scan on every call of `bench
+/// engine` (89,627, all equal). `bench engine` the same 52,030 nodes in
+/// 0.58% fewer cycles, 40 B smaller.
+#[cfg(target_arch = "avr")]
+fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Square {
+    let p = pawn_attacker(pos, t, by, removed);
+    if p != NO_SQUARE {
+        return p;
+    }
+    let list = pos.piece_list(by);
+    let end = pos.officer_end(by);
+    let slots = if end > 1 { end - 1 } else { 0 };
+    let mut best: Square;
+    // Registers: X the list from `end` down, r15 the slots left, r16 the
+    // man's square, r17 its code, r20 its kind, r21 the geometry entry,
+    // r22 the reach bits then the step, r23 the walk, r13 the best square,
+    // r12 its kind, r14 `t`, r19:r18 `removed`.
+    // SAFETY: `Position` is `repr(C)` with its 0x88 board at offset 0;
+    // the scan reads the board, slots 1..end of the list (downwards from
+    // `end`) and the 8-byte `removed`.
+    unsafe {
+        core::arch::asm!(
+            "    ldi r16, 0xFF",
+            "    mov r13, r16",
+            "    ldi r16, 6",
+            "    mov r12, r16",
+            "    tst r15",
+            "    brne 1f",
+            "    rjmp 9f",
+            "1:  ld r16, -X",
+            "    cpi r16, 0xFF",
+            "    breq 8f",
+            "    movw r30, r24",
+            "    add r30, r16",
+            "    adc r31, r1",
+            "    ld r17, Z",
+            "    andi r17, 0x0F",
+            "    mov r20, r17",
+            "    cpi r20, 7",
+            "    brlo 2f",
+            "    subi r20, 6",
+            "2:  cp r12, r20",
+            "    brlo 8f",
+            // reach(): the geometry entry of s to t, masked by the code's.
+            "    mov r21, r14",
+            "    sub r21, r16",
+            "    subi r21, 0x89",
+            "    ldi r30, lo8({geometry})",
+            "    ldi r31, hi8({geometry})",
+            "    add r30, r21",
+            "    adc r31, r1",
+            "    lpm r21, Z",
+            "    ldi r30, lo8({reach})",
+            "    ldi r31, hi8({reach})",
+            "    add r30, r17",
+            "    adc r31, r1",
+            "    lpm r22, Z",
+            "    and r22, r21",
+            "    andi r22, {lj}",
+            "    breq 8f",
+            "    cpi r22, {jump}",
+            "    breq 3f",
+            "    swap r21",
+            "    andi r21, 0x0F",
+            "    ldi r30, lo8({directions})",
+            "    ldi r31, hi8({directions})",
+            "    add r30, r21",
+            "    adc r31, r1",
+            "    lpm r22, Z",
+            "3:  mov r17, r16",
+            "    rcall 70f",
+            "    brne 8f",
+            "    cpi r22, {jump}",
+            "    breq 6f",
+            // A line: walk from s to t, through empty or removed squares.
+            "    mov r23, r16",
+            "5:  add r23, r22",
+            "    cp r23, r14",
+            "    breq 6f",
+            "    movw r30, r24",
+            "    add r30, r23",
+            "    adc r31, r1",
+            "    ld r17, Z",
+            "    tst r17",
+            "    breq 5b",
+            "    mov r17, r23",
+            "    rcall 70f",
+            "    brne 5b",
+            "    rjmp 8f",
+            "6:  mov r13, r16",
+            "    mov r12, r20",
+            "8:  dec r15",
+            "    brne 1b",
+            "    rjmp 9f",
+            // Is square r17 removed? Z clear if so (r17 its bit).
+            "70: mov r21, r17",
+            "    swap r21",
+            "    andi r21, 7",
+            "    movw r30, r18",
+            "    add r30, r21",
+            "    adc r31, r1",
+            "    ld r21, Z",
+            "    mov r30, r17",
+            "    ldi r17, 1",
+            "    sbrc r30, 1",
+            "    ldi r17, 4",
+            "    sbrc r30, 0",
+            "    lsl r17",
+            "    sbrc r30, 2",
+            "    swap r17",
+            "    and r17, r21",
+            "    ret",
+            "9:",
+            geometry = sym crate::chess::GEOMETRY,
+            reach = sym crate::chess::REACH,
+            directions = sym crate::chess::DIRECTIONS,
+            lj = const crate::chess::LINE | crate::chess::JUMP,
+            jump = const crate::chess::JUMP,
+            in("r25r24") pos as *const Position,
+            inout("X") list.as_ptr().wrapping_add(end as usize) => _,
+            in("r19r18") removed.as_ptr(),
+            in("r14") t,
+            inout("r15") slots => _,
+            out("r13") best,
+            out("r12") _,
+            out("r16") _, out("r17") _, out("r20") _, out("r21") _, out("r22") _, out("r23") _,
+            out("Z") _,
+        );
+    }
+    if best == NO_SQUARE {
+        let king = list[0];
+        if is_adjacent(king, t) && !is_removed(removed, king) {
+            best = king;
         }
     }
     best
