@@ -269,7 +269,27 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Sq
 
 /// Plays out the exchange after the first capture: `gain0` was won, the
 /// capturer (worth `on_square`) now stands on `t`, `side` is to recapture.
+/// The first recapture is decided here, in line: most exchanges end there
+/// (none worth making, or none at all) with `gain0`, and then without
+/// [`swap_on`]'s gain list and register saves.
+#[inline(always)]
 fn swap(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, on_square: i16, side: Color) -> i16 {
+    let cur = on_square - gain0;
+    let a = -gain0;
+    if (if a > cur { a } else { cur }) < 0 {
+        return gain0;
+    }
+    let s = least_attacker(pos, t, side, removed);
+    if s == NO_SQUARE {
+        return gain0;
+    }
+    swap_on(pos, t, removed, gain0, cur, s, side)
+}
+
+/// [`swap`] from the first recapture on: `s` of `side` takes on `t`, where
+/// `gain1` is the balance before it.
+#[inline(never)]
+fn swap_on(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1: i16, s: Square, side: Color) -> i16 {
     // Left uninitialised: zeroing it cost a 32-byte memset per call (2% of
     // the search). Every entry is written before it is read: the forward
     // pass writes gain[d] before anything reads it, and the backward pass
@@ -277,10 +297,14 @@ fn swap(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, on_square:
     let mut gain = [MaybeUninit::<i16>::uninit(); MAX_SWAPS];
     let g = |gain: &[MaybeUninit<i16>; MAX_SWAPS], i: usize| unsafe { gain[i].assume_init() };
     gain[0].write(gain0);
-    let mut value = on_square;
+    gain[1].write(gain1);
+    let mut s = s;
     let mut side = side;
-    let mut d = 0usize;
+    let mut d = 1usize;
     loop {
+        let value = SEE_VALUE.get(kind_of(pos.code_on(s)) as usize);
+        mark(removed, s);
+        side = side.other();
         d += 1;
         let prev = g(&gain, d - 1);
         let cur = value - prev;
@@ -289,13 +313,10 @@ fn swap(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, on_square:
         if (if a > cur { a } else { cur }) < 0 || d + 1 >= MAX_SWAPS {
             break;
         }
-        let s = least_attacker(pos, t, side, removed);
+        s = least_attacker(pos, t, side, removed);
         if s == NO_SQUARE {
             break;
         }
-        value = SEE_VALUE.get(kind_of(pos.code_on(s)) as usize);
-        mark(removed, s);
-        side = side.other();
     }
     loop {
         d -= 1;
