@@ -70,6 +70,16 @@ fn castling_rook(from: Square, to: Square) -> (Square, Square) {
     }
 }
 
+/// Square of the man `m` captures (given that it captures).
+#[inline(always)]
+fn ep_victim_of(m: Move) -> Square {
+    if m.is(MoveKind::EnPassant) {
+        ep_victim(m.from(), m.to())
+    } else {
+        m.to()
+    }
+}
+
 /// Square of the pawn taken en passant.
 #[inline(always)]
 pub(super) fn ep_victim(from: Square, to: Square) -> Square {
@@ -217,6 +227,9 @@ impl Position {
     }
 
     /// Takes back `m`, which must be the last move made, with its `undo`.
+    /// Calls only at the end (castling's rook; the pawn files, when a pawn
+    /// moved or was taken), so no value is kept across one: fewer
+    /// registers to save.
     pub fn unmake_move(&mut self, m: Move, undo: &Undo) {
         let them = self.side;
         let us = them.other();
@@ -225,30 +238,24 @@ impl Position {
         let from = m.from();
         let to = m.to();
 
+        self.ep = undo.ep;
+        self.halfmove = undo.halfmove;
+        self.hash = undo.hash;
+        if undo.captured_slot & FULLMOVE_BUMPED != 0 {
+            self.fullmove -= 1;
+        }
+
         let slot = self.board[to as usize + 8];
         self.board[to as usize] = EMPTY;
         self.board[from as usize] = undo.moved;
         self.board[from as usize + 8] = slot;
         self.lists[us.index()][(slot & 15) as usize] = from;
-        if kind_of(undo.moved) == PAWN {
-            if m.is_promotion() {
-                self.lower_officer_end(us, slot & 15);
-            } else {
-                self.toggle_pawn(us, to);
-            }
-            self.toggle_pawn(us, from);
-        }
 
         if m.is(MoveKind::Castle) {
-            let (rf, rt) = castling_rook(from, to);
-            let rb = self.board[(rt & 0x77) as usize];
-            let rs = self.board[(rt & 0x77) as usize + 8];
-            self.board[rt as usize] = EMPTY;
-            // Castling needs an unmoved rook, so its flag was clear.
-            self.board[rf as usize] = rb & !MOVED;
-            self.board[rf as usize + 8] = rs;
-            self.lists[us.index()][(rs & 15) as usize] = rf;
-        } else if m.is_capture() {
+            self.unmake_castling_rook(us, from, to);
+            return;
+        }
+        if m.is_capture() {
             let victim = if m.is(MoveKind::EnPassant) {
                 ep_victim(from, to)
             } else {
@@ -257,16 +264,43 @@ impl Position {
             self.board[victim as usize] = undo.captured;
             self.board[victim as usize + 8] = undo.captured_slot & 15;
             self.lists[them.index()][(undo.captured_slot & 15) as usize] = victim;
-            if kind_of(undo.captured) == PAWN {
-                self.toggle_pawn(them, victim);
-            }
         }
+        if kind_of(undo.moved) == PAWN || kind_of(undo.captured) == PAWN {
+            self.unmake_pawns(m, undo);
+        }
+    }
 
-        self.ep = undo.ep;
-        self.halfmove = undo.halfmove;
-        self.hash = undo.hash;
-        if undo.captured_slot & FULLMOVE_BUMPED != 0 {
-            self.fullmove -= 1;
+    /// The rook's half of taking back castling.
+    #[cold]
+    #[inline(never)]
+    fn unmake_castling_rook(&mut self, us: Color, from: Square, to: Square) {
+        let (rf, rt) = castling_rook(from, to);
+        let rb = self.board[(rt & 0x77) as usize];
+        let rs = self.board[(rt & 0x77) as usize + 8];
+        self.board[rt as usize] = EMPTY;
+        // Castling needs an unmoved rook, so its flag was clear.
+        self.board[rf as usize] = rb & !MOVED;
+        self.board[rf as usize + 8] = rs;
+        self.lists[us.index()][(rs & 15) as usize] = rf;
+    }
+
+    /// The pawn files' (and officer bound's) half of [`Position::unmake_move`],
+    /// once the men are back.
+    #[inline(never)]
+    fn unmake_pawns(&mut self, m: Move, undo: &Undo) {
+        let us = self.side;
+        let from = m.from();
+        let to = m.to();
+        if kind_of(undo.captured) == PAWN {
+            self.toggle_pawn(us.other(), ep_victim_of(m));
+        }
+        if kind_of(undo.moved) == PAWN {
+            if m.is_promotion() {
+                self.lower_officer_end(us, self.board[from as usize + 8] & 15);
+            } else {
+                self.toggle_pawn(us, to);
+            }
+            self.toggle_pawn(us, from);
         }
     }
 
