@@ -388,7 +388,6 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let p = p as usize;
         let e = &mut *self.e;
         let pos = &*self.pos;
-        e.plies[p].psq = e.psq;
         let us = pos.side_to_move().index();
         let from = m.from();
         let to = m.to();
@@ -424,9 +423,12 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             let rook = pos.code_on(rf);
             d += e.ctx.psq(rook, rt) - e.ctx.psq(rook, rf);
         }
+        // The ply's slot only now: not kept across the calls above.
+        let ply = &mut e.plies[p];
+        ply.psq = e.psq;
         e.psq += d;
-        let hashed = !e.plies[p].picker.is_quiescence();
-        self.pos.make_move_into(m, &mut e.plies[p].undo, hashed);
+        let hashed = !ply.picker.is_quiescence();
+        self.pos.make_move_into(m, &mut ply.undo, hashed);
         officer_taken && e.npm[0] == 0 && e.npm[1] == 0
     }
 
