@@ -167,7 +167,7 @@ impl MoveGen {
         loop {
             if self.promos > 0 {
                 self.promos -= 1;
-                let from = pos.lists[us.index()][self.slot as usize];
+                let from = pos.list_at(us, self.slot);
                 let to = self.ray;
                 let capture = pos.board[to as usize] != EMPTY;
                 let kind = promotion_kind(KNIGHT + self.promos);
@@ -182,7 +182,7 @@ impl MoveGen {
                 self.slot = DONE;
                 return None;
             }
-            let from = pos.lists[us.index()][self.slot as usize];
+            let from = pos.list_at(us, self.slot);
             if from == NO_SQUARE {
                 self.next_piece();
                 continue;
@@ -232,7 +232,7 @@ impl MoveGen {
                     }
                     if !captures_only
                         && (self.flags & DIRECT_CHECKS == 0
-                            || geometry(to, pos.lists[us.other().index()][0]) & REACH.get(kind as usize) != 0)
+                            || geometry(to, pos.list_at(us.other(), 0)) & REACH.get(kind as usize) != 0)
                     {
                         return Some(Move::new(from, to, MoveKind::Normal, false));
                     }
@@ -270,7 +270,7 @@ impl MoveGen {
     #[inline(never)]
     fn choose_checks_filter(&mut self, pos: &Position, from: Square, kind: u8) -> bool {
         let us = pos.side;
-        let king = pos.lists[us.other().index()][0];
+        let king = pos.list_at(us.other(), 0);
         // False for a king.
         let mut checks = pos.may_check_directly(from, king);
         self.flags &= !DIRECT_CHECKS;
@@ -514,7 +514,7 @@ impl Position {
     /// which spares most attack scans.
     #[cfg_attr(target_arch = "avr", optimize(speed))]
     pub fn is_legal_given_check(&self, m: Move, in_check: bool) -> bool {
-        let king = self.lists[self.side.index()][0];
+        let king = self.list_at(self.side, 0);
         let from = m.from();
         if !in_check && from != king && !m.is(MoveKind::EnPassant) {
             // Only a pin along the line from the king through `from`.
@@ -534,7 +534,7 @@ impl Position {
         let us = self.side;
         let from = m.from();
         let to = m.to();
-        let king = self.lists[us.index()][0];
+        let king = self.list_at(us, 0);
         let target = if from == king { to } else { king };
         let captured_ep = if m.is(MoveKind::EnPassant) {
             (from & 0xF0) | (to & 0x0F)

@@ -168,7 +168,14 @@ impl Position {
     /// Square of `color`'s king.
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {
-        self.lists[color.index()][0]
+        self.list_at(color, 0)
+    }
+
+    /// Entry `slot` (below 16) of `color`'s piece list, the offset worked
+    /// out in a byte: `lists[color.index()]` scales a 16-bit index.
+    #[inline(always)]
+    pub(super) fn list_at(&self, color: Color, slot: u8) -> Square {
+        self.lists.as_flattened()[((color as u8) << 4 | (slot & 15)) as usize]
     }
 
     #[inline(always)]
