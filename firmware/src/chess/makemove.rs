@@ -153,7 +153,7 @@ impl Position {
             let vs = self.board[victim as usize + 8];
             undo.captured = vb;
             undo.captured_slot = vs & 15;
-            self.lists[them.index()][(vs & 15) as usize] = NO_SQUARE;
+            *self.list_at_mut(them, vs) = NO_SQUARE;
             self.board[victim as usize] = EMPTY;
             if kind_of(vb) == PAWN {
                 self.toggle_pawn(them, victim);
@@ -182,7 +182,7 @@ impl Position {
         self.board[from as usize] = EMPTY;
         self.board[to as usize] = placed;
         self.board[to as usize + 8] = slot;
-        self.lists[us.index()][(slot & 15) as usize] = to;
+        *self.list_at_mut(us, slot) = to;
 
         if m.is(MoveKind::Castle) {
             let (rf, rt) = castling_rook(from, to);
@@ -191,7 +191,7 @@ impl Position {
             self.board[rf as usize] = EMPTY;
             self.board[rt as usize] = rb | MOVED;
             self.board[rt as usize + 8] = rs;
-            self.lists[us.index()][(rs & 15) as usize] = rt;
+            *self.list_at_mut(us, rs) = rt;
             h ^= move_key(rb, rf, rt);
         }
 
@@ -249,7 +249,7 @@ impl Position {
         self.board[to as usize] = EMPTY;
         self.board[from as usize] = undo.moved;
         self.board[from as usize + 8] = slot;
-        self.lists[us.index()][(slot & 15) as usize] = from;
+        *self.list_at_mut(us, slot) = from;
 
         if m.is(MoveKind::Castle) {
             self.unmake_castling_rook(us, from, to);
@@ -263,7 +263,7 @@ impl Position {
             };
             self.board[victim as usize] = undo.captured;
             self.board[victim as usize + 8] = undo.captured_slot & 15;
-            self.lists[them.index()][(undo.captured_slot & 15) as usize] = victim;
+            *self.list_at_mut(them, undo.captured_slot) = victim;
         }
         if kind_of(undo.moved) == PAWN || kind_of(undo.captured) == PAWN {
             self.unmake_pawns(m, undo);
@@ -281,7 +281,7 @@ impl Position {
         // Castling needs an unmoved rook, so its flag was clear.
         self.board[rf as usize] = rb & !MOVED;
         self.board[rf as usize + 8] = rs;
-        self.lists[us.index()][(rs & 15) as usize] = rf;
+        *self.list_at_mut(us, rs) = rf;
     }
 
     /// The pawn files' (and officer bound's) half of [`Position::unmake_move`],

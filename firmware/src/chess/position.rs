@@ -178,6 +178,12 @@ impl Position {
         self.lists.as_flattened()[((color as u8) << 4 | (slot & 15)) as usize]
     }
 
+    /// [`Position::list_at`] to write.
+    #[inline(always)]
+    pub(super) fn list_at_mut(&mut self, color: Color, slot: u8) -> &mut Square {
+        &mut self.lists.as_flattened_mut()[((color as u8) << 4 | (slot & 15)) as usize]
+    }
+
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
         self.side
@@ -219,7 +225,7 @@ impl Position {
     /// call sites in make/unmake: flash is the scarcer resource.
     #[inline(never)]
     pub(super) fn toggle_pawn(&mut self, color: Color, sq: Square) {
-        self.pawn_files[color.index()][file_of(sq) as usize] ^= rank_bit(sq);
+        self.pawn_files.as_flattened_mut()[((color as u8) << 3 | file_of(sq)) as usize] ^= rank_bit(sq);
         self.pawn_key ^= zobrist::pawn_key(color, sq);
     }
 
