@@ -252,15 +252,22 @@ impl Position {
     /// 0.23% for 72 B.)
     #[inline(always)]
     pub fn uncovers(&self, king: Square, from: Square, to: Square, by: Color) -> bool {
-        let g = geometry(king, from) & LINE;
-        g != 0 && self.uncovers_along(king, from, to, by, g)
+        // Four bytes of arguments, all in call-clobbered registers: `by`
+        // rides in bit 3 of `to` (never set on the board; no square is
+        // 0x80 then), and the line is looked up again.
+        let to = if to == NO_SQUARE { 0x80 } else { to };
+        geometry(king, from) & LINE != 0 && self.uncovers_along(king, from, to | (by as u8) << 3)
     }
 
-    /// [`Position::uncovers`] once `from` is known to lie on line `g` (its
-    /// [`geometry`] bits) from `king`.
+    /// [`Position::uncovers`] once `from` is known to lie on a line from
+    /// `king`; `to_by` is `to` (0x80 for none) with `by` in bit 3.
     #[inline(never)]
-    fn uncovers_along(&self, king: Square, from: Square, to: Square, by: Color, g: u8) -> bool {
-        let dir = direction(king, from);
+    fn uncovers_along(&self, king: Square, from: Square, to_by: u8) -> bool {
+        let to = to_by & !8;
+        let by = if to_by & 8 != 0 { Color::Black } else { Color::White };
+        let e = geometry_entry(king, from);
+        let g = e & LINE;
+        let dir = entry_step(e);
         let mut s = king;
         loop {
             s = s.wrapping_add(dir);
