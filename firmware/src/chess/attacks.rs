@@ -176,6 +176,8 @@ pub(super) const DIAGONALS: u8 = 0;
 pub(super) const ORTHOGONALS: u8 = 4;
 pub(super) const KNIGHT_JUMPS: u8 = 8;
 
+/// (The AVR's generator steps in assembly: host only.)
+#[cfg(not(target_arch = "avr"))]
 #[inline(always)]
 pub(super) fn step(sq: Square, dir_index: u8) -> Square {
     sq.wrapping_add(DIRECTIONS.get(dir_index as usize) as u8)
