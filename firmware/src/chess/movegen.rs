@@ -166,6 +166,9 @@ impl MoveGen {
 
     /// The next pseudo-legal move, or `None` when exhausted. `pos` must be the
     /// same position on every call (moves made in between must be unmade).
+    /// (Built for speed since the officers' walk is assembly: `bench
+    /// engine` 0.09% fewer cycles, 4 B less; the Rust loop was slower so.)
+    #[cfg_attr(target_arch = "avr", optimize(speed))]
     pub fn next(&mut self, pos: &Position) -> Option<Move> {
         let mut chosen = false;
         loop {
