@@ -65,8 +65,11 @@ crate::progmem! {
     pub static VALUE: [i16; 7] = [0, 100, 320, 330, 500, 950, 0];
     /// Non-pawn material units by kind (for phases and null-move conditions).
     pub static NPM_UNITS: [u8; 7] = [0, 0, 3, 3, 5, 9, 0];
-    /// Rank bit masks: ranks strictly above / below rank `r`.
+    /// Rank bit masks: ranks strictly above / below rank `r` (the AVR
+    /// build's officer scan computes them).
+    #[cfg_attr(target_arch = "avr", allow(dead_code))]
     static ABOVE: [u8; 8] = [0xFE, 0xFC, 0xF8, 0xF0, 0xE0, 0xC0, 0x80, 0x00];
+    #[cfg_attr(target_arch = "avr", allow(dead_code))]
     static BELOW: [u8; 8] = [0x00, 0x01, 0x03, 0x07, 0x0F, 0x1F, 0x3F, 0x7F];
     pub(crate) static BIT: [u8; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
 }
@@ -551,6 +554,7 @@ pub fn pawn_info(pos: &Position) -> PawnInfo {
 /// Knight outposts, the bishop pair, rooks on open and half-open files and
 /// connected rooks of colour `c` (0: white). Walks the piece list with a
 /// u8 slot up to its first pawn or [`Position::officer_end`].
+#[cfg(not(target_arch = "avr"))]
 #[inline(always)]
 fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
     let color = if c == 0 { Color::White } else { Color::Black };
@@ -628,6 +632,208 @@ fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
     t
 }
 
+/// [`officers`] by hand (the compiler's loop kept the board's and the
+/// list's addresses on the stack and reloaded them for every slot): the
+/// same men, terms and sum, checked against the Rust scan on every call
+/// of `bench engine`. The weights come in as constants (`subi`/`sbci` of
+/// their negation), so weights.rs still sets them; slider mobility is not
+/// in it (off: the assertion asks for it before it may be switched on).
+#[cfg(target_arch = "avr")]
+#[inline(always)]
+fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
+    const { assert!(!MOBILITY) };
+    let color = if c == 0 { Color::White } else { Color::Black };
+    let t: i16;
+    // Registers: X the list, r22 the slots left, r25:r24 the board, Z the
+    // square probed, r9:r8 our pawn files, r11:r10 theirs, r12 the colour,
+    // r13 our code offset, r18 the square, r19 the kind (then masks), r20
+    // the file, r21 a mask, r23 the first rook (0xFF: none yet), r14 the
+    // bishops, r15 a byte read, r17:r16 the sum.
+    // SAFETY: `Position` is `repr(C)` with its 0x88 board at offset 0;
+    // the scan only reads it, the list's slots 1.. below the officer bound
+    // (at most 15 of its 16) and the two 8-byte pawn-file arrays.
+    unsafe {
+        core::arch::asm!(
+            "    movw r8, r20",
+            "    movw r10, r18",
+            "    mov r12, r23",
+            "    clr r16",
+            "    clr r17",
+            "    clr r14",
+            "    ldi r23, 0xFF",
+            "    ldi r19, 0",
+            "    sbrc r12, 0",
+            "    ldi r19, 6",
+            "    mov r13, r19",
+            "    tst r22",
+            "    brne 1f",
+            "    rjmp 9f",
+            "1:  ld r18, X+",
+            "    cpi r18, 0xFF",
+            "    breq 8f",
+            "    movw r30, r24",
+            "    add r30, r18",
+            "    adc r31, r1",
+            "    ld r19, Z",
+            "    andi r19, 0x0F",
+            "    sub r19, r13",
+            "    cpi r19, 3",
+            "    breq 3f",
+            "    brlo 2f",
+            // Above the rooks, the queens: nothing.
+            "    cpi r19, 4",
+            "    breq 40f",
+            "8:  dec r22",
+            "    brne 1b",
+            "    rjmp 9f",
+            "3:  inc r14",
+            "    rjmp 8b",
+            // A rook: its file, open or half-open.
+            "40: mov r20, r18",
+            "    andi r20, 7",
+            "    movw r30, r8",
+            "    add r30, r20",
+            "    adc r31, r1",
+            "    ld r15, Z",
+            "    tst r15",
+            "    brne 4f",
+            "    movw r30, r10",
+            "    add r30, r20",
+            "    adc r31, r1",
+            "    ld r15, Z",
+            "    tst r15",
+            "    breq 41f",
+            "    subi r16, lo8({half})",
+            "    sbci r17, hi8({half})",
+            "    rjmp 4f",
+            "41: subi r16, lo8({open})",
+            "    sbci r17, hi8({open})",
+            // The first rook is kept; each later one is tested against it:
+            // a common rank (step 1) or file (16), nothing between.
+            "4:  cpi r23, 0xFF",
+            "    brne 5f",
+            "    mov r23, r18",
+            "    rjmp 8b",
+            "5:  mov r21, r23",
+            "    eor r21, r18",
+            "    ldi r19, 1",
+            "    mov r20, r21",
+            "    andi r20, 0xF0",
+            "    breq 6f",
+            "    ldi r19, 16",
+            "    andi r21, 0x0F",
+            "    brne 8b",
+            "6:  mov r20, r23",
+            "    mov r21, r18",
+            "    cp r20, r21",
+            "    brlo 7f",
+            "    mov r20, r18",
+            "    mov r21, r23",
+            "7:  add r20, r19",
+            "    cp r20, r21",
+            "    brsh 71f",
+            "    movw r30, r24",
+            "    add r30, r20",
+            "    adc r31, r1",
+            "    ld r15, Z",
+            "    tst r15",
+            "    brne 8b",
+            "    rjmp 7b",
+            "71: subi r16, lo8({conn})",
+            "    sbci r17, hi8({conn})",
+            "    rjmp 8b",
+            "81: rjmp 8b",
+            // A pawn ends the officers.
+            "2:  cpi r19, 1",
+            "    breq 9f",
+            // A knight: an outpost on relative ranks 4..6 (r19 the
+            // relative rank less 3), guarded by a pawn, no enemy pawn on
+            // the next files ahead of it.
+            "    mov r20, r18",
+            "    andi r20, 7",
+            "    mov r21, r18",
+            "    swap r21",
+            "    andi r21, 7",
+            "    mov r19, r21",
+            "    sbrs r12, 0",
+            "    rjmp 21f",
+            "    ldi r19, 7",
+            "    sub r19, r21",
+            "21: subi r19, 3",
+            "    cpi r19, 3",
+            "    brsh 81b",
+            // m = 1 << rank (r19). White: guards a rank lower (m >> 1),
+            // enemy pawns ahead above it (-(m << 1)); black: a rank higher
+            // (m << 1), ahead below it (m - 1).
+            "    ldi r30, lo8({bit})",
+            "    ldi r31, hi8({bit})",
+            "    add r30, r21",
+            "    adc r31, r1",
+            "    lpm r19, Z",
+            "    mov r21, r19",
+            "    sbrc r12, 0",
+            "    rjmp 24f",
+            "    lsr r21",
+            "    lsl r19",
+            "    neg r19",
+            "    rjmp 25f",
+            "24: lsl r21",
+            "    dec r19",
+            "25: movw r30, r8",
+            "    add r30, r20",
+            "    adc r31, r1",
+            "    clr r18",
+            "    cpi r20, 7",
+            "    breq 26f",
+            "    ldd r18, Z+1",
+            "26: cpi r20, 0",
+            "    breq 27f",
+            "    ld r15, -Z",
+            "    or r18, r15",
+            "27: and r18, r21",
+            "    breq 81b",
+            "    movw r30, r10",
+            "    add r30, r20",
+            "    adc r31, r1",
+            "    clr r18",
+            "    cpi r20, 7",
+            "    breq 28f",
+            "    ldd r18, Z+1",
+            "28: cpi r20, 0",
+            "    breq 29f",
+            "    ld r15, -Z",
+            "    or r18, r15",
+            "29: and r18, r19",
+            "    brne 81b",
+            "    subi r16, lo8({outpost})",
+            "    sbci r17, hi8({outpost})",
+            "    rjmp 8b",
+            "9:  ldi r19, 2",
+            "    cp r14, r19",
+            "    brlo 10f",
+            "    subi r16, lo8({pair})",
+            "    sbci r17, hi8({pair})",
+            "10:",
+            bit = sym BIT,
+            half = const 0u16.wrapping_sub(w!(ROOK_HALF_OPEN) as u16),
+            open = const 0u16.wrapping_sub(w!(ROOK_OPEN) as u16),
+            conn = const 0u16.wrapping_sub(w!(ROOKS_CONNECTED) as u16),
+            outpost = const 0u16.wrapping_sub(w!(OUTPOST) as u16),
+            pair = const 0u16.wrapping_sub(w!(BISHOP_PAIR) as u16),
+            in("r25r24") pos as *const Position,
+            inout("X") pos.piece_list(color).as_ptr().add(1) => _,
+            inout("r22") pos.officer_end(color).wrapping_sub(1) & 15 => _,
+            inout("r23") c => _,
+            inout("r21r20") own.as_ptr() => _,
+            inout("r19r18") opp.as_ptr() => _,
+            out("r17r16") t,
+            out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _,
+            out("r13") _, out("r14") _, out("r15") _, out("Z") _,
+        );
+    }
+    t
+}
+
 /// Scales a white-point-of-view score `s` (incremental + dynamic) towards a
 /// draw when the side ahead has no pawns and at most one minor piece.
 #[inline]
@@ -681,6 +887,7 @@ fn passed(
 }
 
 /// Empty squares seen along the four rays from `first` (0 diagonals, 4 orthogonals).
+#[cfg_attr(target_arch = "avr", allow(dead_code))]
 #[inline]
 fn mobility(pos: &Position, sq: Square, first: usize) -> u8 {
     let mut n = 0u8;
@@ -696,6 +903,7 @@ fn mobility(pos: &Position, sq: Square, first: usize) -> u8 {
 }
 
 /// Two rooks on a common rank or file with nothing between them.
+#[cfg_attr(target_arch = "avr", allow(dead_code))]
 fn connected(pos: &Position, a: Square, b: Square) -> bool {
     let step: u8 = if rank_of(a) == rank_of(b) {
         1
