@@ -26,7 +26,9 @@
 //! point of view at the interface. The weights and tables are in
 //! [`super::weights`] (`cargo xtask tune` fits them).
 
-use super::weights::{passed_bonus, pawn_eg_rank, pst, w};
+use super::weights::{passed_bonus, w};
+#[cfg(not(target_arch = "avr"))]
+use super::weights::{pawn_eg_rank, pst};
 use super::Engine;
 use crate::chess::piece::*;
 use crate::chess::square::*;
@@ -195,6 +197,7 @@ impl EvalCtx {
     /// Material plus positional value of piece `code` on `sq`, white's point
     /// of view (negative for black men). Pure for a given context, which is
     /// what makes the incremental update exact.
+    #[cfg(not(target_arch = "avr"))]
     #[inline]
     pub fn psq(&self, code: u8, sq: Square) -> i16 {
         let code = code & CODE_MASK;
@@ -239,6 +242,190 @@ impl EvalCtx {
         } else {
             -v
         }
+    }
+}
+
+impl EvalCtx {
+    /// [`EvalCtx::psq`] by hand, checked against the Rust version on every
+    /// call of `bench engine`. The tables are the same flash tables, the
+    /// weights const operands (the tropism weights bytes: one `mul`).
+    #[cfg(target_arch = "avr")]
+    #[inline(never)]
+    pub fn psq(&self, code: u8, sq: Square) -> i16 {
+        use super::weights::{KING_CENTRE, PAWN_EG_RANK, PST, QUEEN_OUT, TROPISM_KNIGHT, TROPISM_OTHER, TROPISM_QUEEN};
+        const {
+            assert!(TROPISM_KNIGHT >= 0 && TROPISM_KNIGHT < 256);
+            assert!(TROPISM_QUEEN >= 0 && TROPISM_QUEEN < 256);
+            assert!(TROPISM_OTHER >= 0 && TROPISM_OTHER < 256);
+            assert!(KING_CENTRE >= 0 && KING_CENTRE < 256);
+        };
+        let v: i16;
+        // Registers: r22 the code, then the kind; r20 the square; r18 the
+        // phase; r23 the enemy king's root square (r21 the white one, for
+        // black men); r26 the flip (0 white, 56 black: also the colour);
+        // r27 the 64-square index; r19 a table byte; r25:r24 the value.
+        // SAFETY: reads only the flash tables VALUE, PST and PAWN_EG_RANK
+        // at indices of a valid code and square; r1 is cleared after each
+        // `mul`.
+        unsafe {
+            core::arch::asm!(
+                "    andi r22, 0x0F",
+                "    ldi r26, 0",
+                "    cpi r22, 7",
+                "    brlo 1f",
+                "    subi r22, 6",
+                "    ldi r26, 56",
+                "    mov r23, r21",
+                "1:  mov r27, r20",
+                "    andi r27, 0x70",
+                "    lsr r27",
+                "    mov r19, r20",
+                "    andi r19, 7",
+                "    or r27, r19",
+                "    eor r27, r26",
+                "    ldi r30, lo8({value})",
+                "    ldi r31, hi8({value})",
+                "    add r30, r22",
+                "    adc r31, r1",
+                "    add r30, r22",
+                "    adc r31, r1",
+                "    lpm r24, Z+",
+                "    lpm r25, Z",
+                "    cpi r22, 1",
+                "    breq 10f",
+                "    cpi r22, 6",
+                "    brne 20f",
+                // The king: the square, or in endgames the centre.
+                "60: cpi r18, 2",
+                "    brsh 61f",
+                "    ldi r30, lo8({pst} + 320)",
+                "    ldi r31, hi8({pst} + 320)",
+                "    rjmp 12f",
+                "61: mov r19, r20",
+                "    andi r19, 7",
+                "    subi r19, 4",
+                "    brcc 62f",
+                "    com r19",
+                "62: mov r21, r20",
+                "    swap r21",
+                "    andi r21, 7",
+                "    subi r21, 4",
+                "    brcc 63f",
+                "    com r21",
+                "63: add r19, r21",
+                "    ldi r21, {kc}",
+                "    mul r19, r21",
+                "    sub r24, r0",
+                "    sbc r25, r1",
+                "    clr r1",
+                "    subi r24, lo8({kc3})",
+                "    sbci r25, hi8({kc3})",
+                "    rjmp 7f",
+                // A pawn: the square, or in endgames the rank.
+                "10: cpi r18, 2",
+                "    brsh 11f",
+                "    ldi r30, lo8({pst})",
+                "    ldi r31, hi8({pst})",
+                "    rjmp 12f",
+                "11: lsr r27",
+                "    lsr r27",
+                "    lsr r27",
+                "    ldi r30, lo8({egr})",
+                "    ldi r31, hi8({egr})",
+                "12: add r30, r27",
+                "    adc r31, r1",
+                "    lpm r19, Z",
+                "50: add r24, r19",
+                "    adc r25, r1",
+                "    sbrc r19, 7",
+                "    dec r25",
+                "    rjmp 7f",
+                // An officer: its square's value, the tropism.
+                "20: mov r19, r22",
+                "    dec r19",
+                "    ldi r21, 64",
+                "    mul r19, r21",
+                "    ldi r30, lo8({pst})",
+                "    ldi r31, hi8({pst})",
+                "    add r30, r0",
+                "    adc r31, r1",
+                "    clr r1",
+                "    add r30, r27",
+                "    adc r31, r1",
+                "    lpm r19, Z",
+                "    add r24, r19",
+                "    adc r25, r1",
+                "    sbrc r19, 7",
+                "    dec r25",
+                "    mov r19, r20",
+                "    andi r19, 7",
+                "    mov r21, r23",
+                "    andi r21, 7",
+                "    sub r19, r21",
+                "    brcc 2f",
+                "    neg r19",
+                "2:  mov r21, r20",
+                "    swap r21",
+                "    andi r21, 7",
+                "    swap r23",
+                "    andi r23, 7",
+                "    sub r21, r23",
+                "    brcc 3f",
+                "    neg r21",
+                "3:  cp r19, r21",
+                "    brsh 4f",
+                "    mov r19, r21",
+                "4:  ldi r21, 7",
+                "    sub r21, r19",
+                "    ldi r19, {tother}",
+                "    cpi r22, 2",
+                "    brne 5f",
+                "    ldi r19, {tknight}",
+                "5:  cpi r22, 5",
+                "    brne 6f",
+                "    ldi r19, {tqueen}",
+                "6:  mul r19, r21",
+                "    add r24, r0",
+                "    adc r25, r1",
+                "    clr r1",
+                // The queen off her square in the opening.
+                "    cpi r22, 5",
+                "    brne 7f",
+                "    tst r18",
+                "    brne 7f",
+                "    ldi r19, 0x03",
+                "    tst r26",
+                "    breq 71f",
+                "    ldi r19, 0x73",
+                "71: cp r20, r19",
+                "    breq 7f",
+                "    subi r24, lo8({qout})",
+                "    sbci r25, hi8({qout})",
+                "7:  tst r26",
+                "    breq 8f",
+                "    neg r25",
+                "    neg r24",
+                "    sbc r25, r1",
+                "8:",
+                value = sym VALUE,
+                pst = sym PST,
+                egr = sym PAWN_EG_RANK,
+                tother = const TROPISM_OTHER,
+                tknight = const TROPISM_KNIGHT,
+                tqueen = const TROPISM_QUEEN,
+                kc = const KING_CENTRE,
+                kc3 = const 0u16.wrapping_sub(3 * KING_CENTRE as u16),
+                qout = const QUEEN_OUT as u16,
+                inout("r22") code => _,
+                in("r20") sq,
+                inout("r18") self.phase as u8 => _,
+                inout("r23") self.ksq[1] => _,
+                inout("r21") self.ksq[0] => _,
+                out("r19") _, out("r26") _, out("r27") _, out("Z") _,
+                out("r25r24") v,
+            );
+        }
+        v
     }
 }
 

@@ -154,8 +154,8 @@ pub const PASSED_EG_DEFAULT: [i8; 8] = [0, 8, 12, 22, 40, 70, 110, 0];
 use crate::progmem::Table;
 
 crate::progmem! {
-    static PST: [i8; 384] = PST_DEFAULT;
-    static PAWN_EG_RANK: [i8; 8] = PAWN_EG_RANK_DEFAULT;
+    pub(crate) static PST: [i8; 384] = PST_DEFAULT;
+    pub(crate) static PAWN_EG_RANK: [i8; 8] = PAWN_EG_RANK_DEFAULT;
     static PASSED_MG: [i8; 8] = PASSED_MG_DEFAULT;
     static PASSED_EG: [i8; 8] = PASSED_EG_DEFAULT;
 }
