@@ -614,6 +614,7 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: 
 
 crate::progmem! {
     /// Set bits of a nibble.
+    #[cfg_attr(target_arch = "avr", allow(dead_code))]
     static NIBBLE_COUNT: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
 }
 
@@ -668,6 +669,7 @@ fn front_rank(file: u8, c: u8) -> u8 {
 /// one multiplication each at the end; the "ranks ahead of the front pawn"
 /// mask is the complement of the file's bits smeared towards the own side
 /// (three shift-ors), not a search for the front pawn.
+#[cfg(not(target_arch = "avr"))]
 #[inline(always)]
 fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
     let mut rear = 0u8;
@@ -722,6 +724,161 @@ fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
     }
     let t = -w!(DOUBLED) * rear as i16 - w!(ISOLATED_OPEN) * isolated_open as i16 - w!(ISOLATED) * isolated as i16
         + w!(CONNECTED) * connected as i16;
+    (t, passed)
+}
+
+/// [`pawn_structure`] by hand: the same counts and files, checked against
+/// the Rust version on every call of `bench engine`. The counts are
+/// bit-clearing loops (a file holds one or two pawns), the weights const
+/// operands (asserted bytes: one `mul` each).
+#[cfg(target_arch = "avr")]
+#[inline(always)]
+fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
+    use super::weights::{CONNECTED, DOUBLED, ISOLATED, ISOLATED_OPEN};
+    const {
+        assert!(CONNECTED >= 0 && CONNECTED < 256 && DOUBLED >= 0 && DOUBLED < 256);
+        assert!(ISOLATED >= 0 && ISOLATED < 256 && ISOLATED_OPEN >= 0 && ISOLATED_OPEN < 256);
+    };
+    let t: i16;
+    let passed: u8;
+    // Registers: Z our files, X theirs (both read once, a file ahead);
+    // r18 this file, r19 the next, r20 the last (ours); r21, r22, r23 the
+    // same of theirs; r24 the file's bit, r25 the passed files; r10 the
+    // colour, r11 the files left, r9 the file's pawns, r15 the pawns
+    // behind another, r14 the connected, r13 the isolated on open files,
+    // r12 the other isolated; r16, r17 scratch. The sum into r19:r18.
+    // SAFETY: reads only the two 8-byte arrays; r1 is cleared after the
+    // `mul`s.
+    unsafe {
+        core::arch::asm!(
+            "    mov r10, r24",
+            "    clr r12",
+            "    clr r13",
+            "    clr r14",
+            "    clr r15",
+            "    clr r20",
+            "    clr r23",
+            "    clr r25",
+            "    ldi r24, 1",
+            "    ldi r16, 8",
+            "    mov r11, r16",
+            "    ld r18, Z+",
+            "    ld r21, X+",
+            "1:  dec r11",
+            "    breq 11f",
+            "    ld r19, Z+",
+            "    ld r22, X+",
+            "    rjmp 12f",
+            "11: clr r19",
+            "    clr r22",
+            "12: tst r18",
+            "    brne 13f",
+            "    rjmp 9f",
+            "13: mov r16, r18",
+            "    clr r9",
+            "2:  inc r9",
+            "    mov r17, r16",
+            "    dec r17",
+            "    and r16, r17",
+            "    brne 2b",
+            "    add r15, r9",
+            "    dec r15",
+            "    mov r16, r20",
+            "    or r16, r19",
+            "    brne 3f",
+            "    tst r21",
+            "    brne 21f",
+            "    add r13, r9",
+            "    rjmp 3f",
+            "21: add r12, r9",
+            // Connected: beside a pawn of a next file, or guarded by one.
+            "3:  mov r17, r16",
+            "    sbrc r10, 0",
+            "    rjmp 31f",
+            "    lsl r17",
+            "    rjmp 32f",
+            "31: lsr r17",
+            "32: or r17, r16",
+            "    and r17, r18",
+            "    breq 4f",
+            "33: inc r14",
+            "    mov r16, r17",
+            "    dec r16",
+            "    and r17, r16",
+            "    brne 33b",
+            // Passed: no enemy pawn on the three files ahead of the front
+            // pawn (the file's bits smeared towards our side, inverted).
+            "4:  mov r16, r18",
+            "    sbrc r10, 0",
+            "    rjmp 41f",
+            "    mov r17, r16",
+            "    lsr r17",
+            "    or r16, r17",
+            "    mov r17, r16",
+            "    lsr r17",
+            "    lsr r17",
+            "    or r16, r17",
+            "    mov r17, r16",
+            "    swap r17",
+            "    andi r17, 0x0F",
+            "    or r16, r17",
+            "    rjmp 42f",
+            "41: mov r17, r16",
+            "    lsl r17",
+            "    or r16, r17",
+            "    mov r17, r16",
+            "    lsl r17",
+            "    lsl r17",
+            "    or r16, r17",
+            "    mov r17, r16",
+            "    swap r17",
+            "    andi r17, 0xF0",
+            "    or r16, r17",
+            "42: com r16",
+            "    mov r17, r23",
+            "    or r17, r21",
+            "    or r17, r22",
+            "    and r17, r16",
+            "    brne 9f",
+            "    or r25, r24",
+            "9:  mov r20, r18",
+            "    mov r18, r19",
+            "    mov r23, r21",
+            "    mov r21, r22",
+            "    lsl r24",
+            "    tst r11",
+            "    breq 10f",
+            "    rjmp 1b",
+            "10: ldi r16, {connected}",
+            "    mul r14, r16",
+            "    movw r18, r0",
+            "    ldi r16, {doubled}",
+            "    mul r15, r16",
+            "    sub r18, r0",
+            "    sbc r19, r1",
+            "    ldi r16, {isolated_open}",
+            "    mul r13, r16",
+            "    sub r18, r0",
+            "    sbc r19, r1",
+            "    ldi r16, {isolated}",
+            "    mul r12, r16",
+            "    sub r18, r0",
+            "    sbc r19, r1",
+            "    clr r1",
+            connected = const CONNECTED,
+            doubled = const DOUBLED,
+            isolated_open = const ISOLATED_OPEN,
+            isolated = const ISOLATED,
+            inout("Z") own.as_ptr() => _,
+            inout("X") opp.as_ptr() => _,
+            inout("r24") c => _,
+            out("r25") passed,
+            out("r19r18") t,
+            out("r9") _, out("r10") _, out("r11") _, out("r12") _, out("r13") _,
+            out("r14") _, out("r15") _, out("r16") _, out("r17") _,
+            out("r20") _, out("r21") _, out("r22") _, out("r23") _,
+        );
+    }
     (t, passed)
 }
 
