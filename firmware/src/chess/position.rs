@@ -30,7 +30,8 @@ pub const BLACK_QUEENSIDE: u8 = 8;
 ///
 /// `repr(C)` keeps the 0x88 board at offset 0, so tools (the debugger's
 /// chessboard panel) can decode it from SRAM through the firmware's
-/// `CHESS_POSITION` symbol.
+/// `CHESS_POSITION` symbol, and the piece lists right after it, where the
+/// AVR build's assembly scans read them (asserted below).
 #[derive(Clone)]
 #[repr(C)]
 pub struct Position {
@@ -57,6 +58,11 @@ pub struct Position {
     pub(super) officer_end: [u8; 2],
     pub(super) history: HashHistory,
 }
+
+// The AVR build's assembly scans (picker, see, eval, movegen) address the
+// board and the piece lists from the position's address: keep them there.
+const _: () = assert!(core::mem::offset_of!(Position, board) == 0);
+const _: () = assert!(core::mem::offset_of!(Position, lists) == 128);
 
 /// FEN of the initial position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
