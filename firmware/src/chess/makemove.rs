@@ -72,18 +72,13 @@ fn castling_rook(from: Square, to: Square) -> (Square, Square) {
 
 /// Square of the man `m` captures (given that it captures).
 #[inline(always)]
-fn ep_victim_of(m: Move) -> Square {
+pub fn victim_square(m: Move) -> Square {
     if m.is(MoveKind::EnPassant) {
-        ep_victim(m.from(), m.to())
+        // The pawn taken en passant: the mover's rank, the target's file.
+        (m.from() & 0xF0) | (m.to() & 0x0F)
     } else {
         m.to()
     }
-}
-
-/// Square of the pawn taken en passant.
-#[inline(always)]
-pub(super) fn ep_victim(from: Square, to: Square) -> Square {
-    (from & 0xF0) | (to & 0x0F)
 }
 
 impl Position {
@@ -143,11 +138,7 @@ impl Position {
             h ^= ep_key(file_of(self.ep));
         }
 
-        let victim = if m.is(MoveKind::EnPassant) {
-            ep_victim(from, to)
-        } else {
-            to
-        };
+        let victim = victim_square(m);
         if m.is_capture() {
             let vb = self.board[victim as usize];
             let vs = self.board[victim as usize + 8];
@@ -256,11 +247,7 @@ impl Position {
             return;
         }
         if m.is_capture() {
-            let victim = if m.is(MoveKind::EnPassant) {
-                ep_victim(from, to)
-            } else {
-                to
-            };
+            let victim = victim_square(m);
             self.board[victim as usize] = undo.captured;
             self.board[victim as usize + 8] = undo.captured_slot & 15;
             *self.list_at_mut(them, undo.captured_slot) = victim;
@@ -292,7 +279,7 @@ impl Position {
         let from = m.from();
         let to = m.to();
         if kind_of(undo.captured) == PAWN {
-            self.toggle_pawn(us.other(), ep_victim_of(m));
+            self.toggle_pawn(us.other(), victim_square(m));
         }
         if kind_of(undo.moved) == PAWN {
             if m.is_promotion() {

@@ -36,7 +36,7 @@ pub(crate) use attacks::{reach, JUMPS_THERE};
 pub(crate) use attacks::{DIRECTIONS, GEOMETRY, JUMP, LINE, REACH};
 pub(crate) use fen::Writer;
 pub use history::{HashHistory, HISTORY_LEN};
-pub use makemove::Undo;
+pub use makemove::{victim_square, Undo};
 pub use movegen::MoveGen;
 pub use notation::NotationError;
 pub use piece::Color;

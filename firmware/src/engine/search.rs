@@ -45,7 +45,7 @@ use super::time::SearchLimits;
 use super::*;
 use crate::chess::piece::*;
 use crate::chess::square::*;
-use crate::chess::{Color, Move, MoveGen, MoveKind, Position};
+use crate::chess::{victim_square, Color, Move, MoveGen, MoveKind, Position};
 
 /// Flags handed from a node to its child.
 const NULL_LINE: u8 = 1; // a null move was played on the way here
@@ -160,17 +160,6 @@ const DELTA: i16 = 350;
 /// [`Searcher::qsearch`] modes.
 const Q_IN_CHECK: u8 = 1;
 const Q_CHECKS: u8 = 2;
-
-/// Square of the man captured by `m`.
-#[inline(always)]
-fn victim_square(m: Move) -> Square {
-    let to = m.to();
-    if m.is(MoveKind::EnPassant) {
-        (m.from() & 0xF0) | (to & 0x0F)
-    } else {
-        to
-    }
-}
 
 struct Searcher<'a, H: SearchHost + ?Sized> {
     e: &'a mut Engine,
