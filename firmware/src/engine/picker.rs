@@ -57,11 +57,6 @@ pub enum Stage {
 }
 
 crate::progmem! {
-    /// Exchange classes by kind: bishop and knight are equal.
-    static CLASS: [u8; 7] = [0, 1, 3, 3, 5, 9, 100];
-}
-
-crate::progmem! {
     /// By victim kind: the [`next_attacker`] cursor window of the attackers
     /// in the victim's exchange class (pawns; knights and bishops; rooks;
     /// queens).
@@ -741,6 +736,24 @@ impl Picker {
     /// (queen, rooks, bishops, knights, pawns), attackers cheapest first.
     #[inline(never)]
     fn next_capture(&mut self, pos: &Position, stage: Stage) -> Option<Move> {
+        loop {
+            let (m, by_see) = self.capture_candidate(pos, stage)?;
+            // Winning stage: a dearer attacker only if the swap-off wins;
+            // losing stage: only those it does not.
+            if !by_see || (see(pos, m) > 0) == (stage == Stage::WinningCaptures) {
+                return Some(m);
+            }
+        }
+    }
+
+    /// The next capture of the stage's attacker windows, and whether its
+    /// swap-off value decides. A window holds one exchange class, so the
+    /// window tells how the attacker compares with the victim: the winning
+    /// stage's first pass (below the victim's class) and the equal stage
+    /// take theirs as they come; the winning stage's second pass and the
+    /// losing stage (above it) leave them to the swap-off.
+    #[inline(always)]
+    fn capture_candidate(&mut self, pos: &Position, stage: Stage) -> Option<(Move, bool)> {
         let us = pos.side_to_move();
         let them = pos.piece_list(us.other());
         while self.pending != 0 {
@@ -760,7 +773,7 @@ impl Picker {
             // contiguous cursor window (see `next_attacker`): the equal
             // stage scans only that window, the losing stage only what
             // lies above it and the winning stage everything but it. The
-            // moves skipped would all be rejected below, so the order is
+            // moves skipped would all be rejected, so the order is
             // unchanged; only the ray scans are saved.
             let lo = EQUAL_FROM.get(victim as usize);
             let hi = EQUAL_TO.get(victim as usize);
@@ -794,16 +807,7 @@ impl Picker {
             if m == self.main {
                 continue;
             }
-            let av = CLASS.get(kind_of(pos.code_on(from)) as usize);
-            let vv = CLASS.get(victim as usize);
-            let take = match stage {
-                Stage::WinningCaptures => av < vv || (av > vv && see(pos, m) > 0),
-                Stage::EqualCaptures => av == vv,
-                _ => av > vv && see(pos, m) <= 0,
-            };
-            if take {
-                return Some(m);
-            }
+            return Some((m, stage != Stage::EqualCaptures && end == ATTACKER_END));
         }
         None
     }
