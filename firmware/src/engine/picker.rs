@@ -28,7 +28,9 @@
 #[cfg(not(target_arch = "avr"))]
 use super::eval::{JUMPS, RAYS};
 use super::eval::VALUE;
-use super::see::{hanging, next_attacker, see, ATTACKER_END};
+#[cfg(not(target_arch = "avr"))]
+use super::see::next_attacker;
+use super::see::{hanging, see, ATTACKER_END};
 use crate::chess::piece::*;
 use crate::chess::square::*;
 use crate::chess::{Color, Move, MoveGen, MoveKind, Position};
@@ -59,8 +61,10 @@ pub enum Stage {
 crate::progmem! {
     /// By victim kind: the [`next_attacker`] cursor window of the attackers
     /// in the victim's exchange class (pawns; knights and bishops; rooks;
-    /// queens).
+    /// queens). (The AVR's loop in assembly compares the kind instead.)
+    #[cfg_attr(target_arch = "avr", allow(dead_code))]
     static EQUAL_FROM: [u8; 7] = [0, 0, 2, 2, 14, 18, 26];
+    #[cfg_attr(target_arch = "avr", allow(dead_code))]
     static EQUAL_TO: [u8; 7] = [0, 2, 14, 14, 18, 26, 34];
 }
 
@@ -80,6 +84,7 @@ crate::progmem! {
 
 crate::progmem! {
     /// The lowest set bit of a nibble (of 0: none, unused).
+    #[cfg_attr(target_arch = "avr", allow(dead_code))]
     static LOWEST_BIT: [u8; 16] = [0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0];
 }
 
@@ -752,6 +757,10 @@ impl Picker {
     /// stage's first pass (below the victim's class) and the equal stage
     /// take theirs as they come; the winning stage's second pass and the
     /// losing stage (above it) leave them to the swap-off.
+    ///
+    /// This is the host's version (the tests' reference); the AVR runs the
+    /// same loop in assembly, below.
+    #[cfg(not(target_arch = "avr"))]
     #[inline(always)]
     fn capture_candidate(&mut self, pos: &Position, stage: Stage) -> Option<(Move, bool)> {
         let us = pos.side_to_move();
@@ -810,6 +819,325 @@ impl Picker {
             return Some((m, stage != Stage::EqualCaptures && end == ATTACKER_END));
         }
         None
+    }
+
+    /// [`Picker::capture_candidate`] by hand, victim loop and attacker scan
+    /// (`next_attacker`'s windows, probes and cursor) in one block: the
+    /// compiler's loop around the scan saved 18 registers and built a
+    /// frame on every call, and looked up each victim's windows and the
+    /// lowest pending bit in tables.
+    #[cfg(target_arch = "avr")]
+    #[inline(always)]
+    fn capture_candidate(&mut self, pos: &Position, stage: Stage) -> Option<(Move, bool)> {
+        let from: Square;
+        let t: Square;
+        let by_see: u8;
+        // Registers: r23:r22 the pending victims, r20 the cursor, r15 the
+        // stage, r13 the attacker classes, r11 the side to move, r7:r6 the
+        // main line move, r10 the victim's square, r9 and r8 the victim's
+        // class window (lo, hi), r12 the scan's end; the scan returns the
+        // attacker's square in r18 (0xFF: none).
+        // SAFETY: `Position` is `repr(C)` with its 0x88 board at offset 0 and
+        // the piece lists right after it (128 + 16 * colour); only read.
+        unsafe {
+            core::arch::asm!(
+                // The lowest pending victim (slot 0, the king, is never set).
+                "60: mov r16, r22",
+                "    or r16, r23",
+                "    brne 61f",
+                "    ldi r18, 0xFF",
+                "    rjmp 59f",
+                "61: mov r17, r22",
+                "    ldi r16, 0",
+                "    tst r17",
+                "    brne 62f",
+                "    mov r17, r23",
+                "    ldi r16, 8",
+                "62: sbrc r17, 0",
+                "    rjmp 63f",
+                "    lsr r17",
+                "    inc r16",
+                "    rjmp 62b",
+                // Its square, from the enemy list (128 + 16 * them + slot).
+                "63: movw r30, r24",
+                "    subi r30, 0x80",
+                "    sbci r31, 0xFF",
+                "    sbrs r11, 0",
+                "    adiw r30, 16",
+                "    add r30, r16",
+                "    adc r31, r1",
+                "    ld r10, Z",
+                // Its kind, then its class window: pawns 0..2, knights and
+                // bishops 2..14, rooks 14..18, queens 18..26, king 26..34.
+                "    movw r30, r24",
+                "    add r30, r10",
+                "    adc r31, r1",
+                "    ld r17, Z",
+                "    andi r17, 0x0F",
+                "    cpi r17, 7",
+                "    brlo 64f",
+                "    subi r17, 6",
+                "64: ldi r16, 0",
+                "    ldi r19, 2",
+                "    cpi r17, 2",
+                "    brlo 65f",
+                "    ldi r16, 2",
+                "    ldi r19, 14",
+                "    cpi r17, 4",
+                "    brlo 65f",
+                "    ldi r16, 14",
+                "    ldi r19, 18",
+                "    breq 65f",
+                "    ldi r16, 18",
+                "    ldi r19, 26",
+                "    cpi r17, 5",
+                "    breq 65f",
+                "    ldi r16, 26",
+                "    ldi r19, 34",
+                "65: mov r9, r16",
+                "    mov r8, r19",
+                // The scan's end by stage: equal, the window itself; winning,
+                // below it, then above it; losing, above it.
+                "    mov r16, r15",
+                "    cpi r16, {equal}",
+                "    brne 66f",
+                "    cp r20, r9",
+                "    brsh 67f",
+                "    mov r20, r9",
+                "67: mov r12, r8",
+                "    rjmp 1f",
+                "66: cpi r16, {winning}",
+                "    brne 68f",
+                "    cp r9, r20",
+                "    brlo 69f",
+                "    mov r12, r9",
+                "    rjmp 1f",
+                "68: cp r20, r8",
+                "    brsh 69f",
+                "    mov r20, r8",
+                "69: ldi r16, {end}",
+                "    mov r12, r16",
+                "1:  cp r20, r12",
+                "    brlo 2f",
+                "90: ldi r18, 0xFF",
+                "    rjmp 50f",
+                "2:  mov r16, r20",
+                "    cpi r20, 10",
+                "    brsh 30f",
+                "    cpi r20, 2",
+                "    brlo 10f",
+                "    rjmp 20f",
+                // Pawns: none captures onto its last rank.
+                "10: ldi r20, 2",
+                "    mov r17, r10",
+                "    andi r17, 0x70",
+                "    sbrc r11, 0",
+                "    rjmp 11f",
+                "    cpi r17, 0x70",
+                "    breq 1b",
+                "    ldi r17, 1",
+                "    rjmp 13f",
+                "11: cpi r17, 0",
+                "    breq 1b",
+                "    ldi r17, 7",
+                "13: ldi r18, 15",
+                "    sbrc r16, 0",
+                "    ldi r18, 17",
+                "    sbrs r11, 0",
+                "    neg r18",
+                "    add r18, r10",
+                "    inc r16",
+                "    mov r19, r18",
+                "    andi r19, 0x88",
+                "    brne 14f",
+                "    movw r30, r24",
+                "    add r30, r18",
+                "    adc r31, r1",
+                "    ld r19, Z",
+                "    andi r19, 0x0F",
+                "    cp r19, r17",
+                "    brne 14f",
+                "    mov r20, r16",
+                "    rjmp 50f",
+                "14: cpi r16, 2",
+                "    brlo 13b",
+                "    rjmp 1b",
+                // Sliders: bishops RAYS[i - 10] (0..4), rooks RAYS[i - 10]
+                // (4..8), queens RAYS[i - 18] (0..8).
+                "30: cpi r20, 26",
+                "    brsh 40f",
+                "    cpi r20, 14",
+                "    brsh 31f",
+                "    ldi r20, 14",
+                "    sbrs r13, 4",
+                "    rjmp 1b",
+                "    ldi r17, 3",
+                "    ldi r19, 10",
+                "    rjmp 34f",
+                "31: cpi r20, 18",
+                "    brsh 32f",
+                "    ldi r20, 18",
+                "    sbrs r13, 5",
+                "    rjmp 1b",
+                "    ldi r17, 4",
+                "    ldi r19, 10",
+                "    rjmp 34f",
+                "32: ldi r20, 26",
+                "    sbrs r13, 6",
+                "    rjmp 1b",
+                "    ldi r17, 5",
+                "    ldi r19, 18",
+                "34: sbrc r11, 0",
+                "    subi r17, 0xFA",
+                "    mov r21, r16",
+                "    sub r21, r19",
+                "    ldi r26, lo8({rays})",
+                "    ldi r27, hi8({rays})",
+                "    add r26, r21",
+                "    adc r27, r1",
+                "35: ld r19, X+",
+                "    inc r16",
+                "    mov r18, r10",
+                "36: add r18, r19",
+                "    mov r21, r18",
+                "    andi r21, 0x88",
+                "    brne 37f",
+                "    movw r30, r24",
+                "    add r30, r18",
+                "    adc r31, r1",
+                "    ld r21, Z",
+                "    tst r21",
+                "    breq 36b",
+                "    andi r21, 0x0F",
+                "    cp r21, r17",
+                "    brne 37f",
+                "    mov r20, r16",
+                "    rjmp 50f",
+                "37: cp r16, r20",
+                "    brlo 35b",
+                "    rjmp 1b",
+                // The king: its square from the list, adjacent to `t`?
+                "40: ldi r20, 34",
+                "    sbrs r13, 7",
+                "    rjmp 1b",
+                "    movw r30, r24",
+                "    subi r30, 0x80",
+                "    sbci r31, 0xFF",
+                "    sbrc r11, 0",
+                "    adiw r30, 16",
+                "    ld r18, Z",
+                "    cp r18, r10",
+                "    breq 41f",
+                "    mov r16, r18",
+                "    andi r16, 7",
+                "    mov r17, r10",
+                "    andi r17, 7",
+                "    sub r16, r17",
+                "    subi r16, 0xFF",
+                "    cpi r16, 3",
+                "    brsh 41f",
+                "    mov r16, r18",
+                "    swap r16",
+                "    andi r16, 0x0F",
+                "    mov r17, r10",
+                "    swap r17",
+                "    andi r17, 0x0F",
+                "    sub r16, r17",
+                "    subi r16, 0xFF",
+                "    cpi r16, 3",
+                "    brsh 41f",
+                "    rjmp 50f",
+                "41: rjmp 1b",
+                // Knights: JUMPS[i - 2].
+                "20: ldi r20, 10",
+                "    sbrs r13, 3",
+                "    rjmp 1b",
+                "    ldi r17, 2",
+                "    sbrc r11, 0",
+                "    ldi r17, 8",
+                "    ldi r26, lo8({jumps} - 2)",
+                "    ldi r27, hi8({jumps} - 2)",
+                "    add r26, r16",
+                "    adc r27, r1",
+                "21: ld r18, X+",
+                "    add r18, r10",
+                "    inc r16",
+                "    mov r19, r18",
+                "    andi r19, 0x88",
+                "    brne 22f",
+                "    movw r30, r24",
+                "    add r30, r18",
+                "    adc r31, r1",
+                "    ld r19, Z",
+                "    andi r19, 0x0F",
+                "    cp r19, r17",
+                "    brne 22f",
+                "    mov r20, r16",
+                "    rjmp 50f",
+                "22: cpi r16, 10",
+                "    brlo 21b",
+                "    rjmp 1b",
+                // No attacker left in the window: the winning stage's first
+                // pass goes on above the class, else the next victim.
+                "50: cpi r18, 0xFF",
+                "    brne 72f",
+                "    mov r16, r15",
+                "    cpi r16, {winning}",
+                "    brne 71f",
+                "    cp r12, r9",
+                "    brne 71f",
+                "    mov r20, r8",
+                "    rjmp 69b",
+                "71: movw r16, r22",
+                "    subi r16, 1",
+                "    sbci r17, 0",
+                "    and r22, r16",
+                "    and r23, r17",
+                "    clr r20",
+                "    rjmp 60b",
+                // The main line's move was tried first: scan on.
+                "72: cp r18, r6",
+                "    brne 73f",
+                "    mov r16, r10",
+                "    ori r16, 0x80",
+                "    cp r16, r7",
+                "    brne 73f",
+                "    rjmp 1b",
+                // Above the victim's class, outside the equal stage: the
+                // swap-off decides.
+                "73: clr r19",
+                "    mov r16, r15",
+                "    cpi r16, {equal}",
+                "    breq 59f",
+                "    mov r16, r12",
+                "    cpi r16, {end}",
+                "    brne 59f",
+                "    ldi r19, 1",
+                "59:",
+                rays = sym super::eval::RAYS,
+                jumps = sym super::eval::JUMPS,
+                equal = const Stage::EqualCaptures as u8,
+                winning = const Stage::WinningCaptures as u8,
+                end = const ATTACKER_END,
+                in("r25r24") pos as *const Position,
+                inout("r23r22") self.pending,
+                inout("r20") self.cursor,
+                in("r15") stage as u8,
+                in("r13") self.flags,
+                in("r11") pos.side_to_move() as u8,
+                in("r7r6") self.main.0,
+                out("r10") t,
+                out("r18") from,
+                out("r19") by_see,
+                out("r8") _, out("r9") _, out("r12") _,
+                out("r16") _, out("r17") _, out("r21") _, out("X") _, out("Z") _,
+            );
+        }
+        if from == NO_SQUARE {
+            None
+        } else {
+            Some((Move::new(from, t, MoveKind::Normal, true), by_see != 0))
+        }
     }
 
     /// The few-move stages (promotions, en passant, castling), out of line:
