@@ -358,9 +358,10 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
     (v, classes)
 }
 
-/// Only a king left to `c`.
+/// Only a king left to `c`. (An officer stands below `officer_end`: the
+/// bound alone settles the middlegame's nodes.)
 fn bare(pos: &Position, c: Color) -> bool {
-    pos.piece_list(c)[1..].iter().all(|&s| s == NO_SQUARE)
+    pos.officer_end(c) <= 1 && pos.piece_list(c)[1..].iter().all(|&s| s == NO_SQUARE)
 }
 
 /// The picker of one node.
