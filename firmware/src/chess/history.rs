@@ -17,6 +17,16 @@ pub struct HashHistory {
     len: u8,
 }
 
+/// Offsets of the ring, its head and its length, for the AVR build's
+/// assembly push in `make_move_into` (which takes the length to follow
+/// the head).
+#[cfg(target_arch = "avr")]
+pub(super) const RING_OFFSET: usize = core::mem::offset_of!(HashHistory, ring);
+#[cfg(target_arch = "avr")]
+pub(super) const HEAD_OFFSET: usize = core::mem::offset_of!(HashHistory, head);
+#[cfg(target_arch = "avr")]
+const _: () = assert!(core::mem::offset_of!(HashHistory, len) == HEAD_OFFSET + 1);
+
 impl HashHistory {
     pub const fn new() -> Self {
         HashHistory {

@@ -112,8 +112,320 @@ impl Position {
     /// function; guarding each key apart, 68 B; a flag in the position set
     /// around the quiescence search, 72 B, and 92 B with the two keys in a
     /// helper of their own.
+    ///
+    /// The AVR build makes most moves in assembly: a normal move (no double
+    /// push, castling, en passant or promotion) with no en-passant target
+    /// standing and no castling square touched, all but the men's keys,
+    /// which [`move_key`] and [`piece_key`] add after it. The rest go to
+    /// [`Position::make_move_general`], the host's only path.
     #[cfg_attr(target_arch = "avr", optimize(speed))]
     pub fn make_move_into(&mut self, m: Move, undo: &mut Undo, hashed: bool) {
+        #[cfg(target_arch = "avr")]
+        {
+            if let Some((moved, captured)) = self.make_normal_asm(m, undo) {
+                if hashed {
+                    let to = m.to();
+                    let mut k = move_key(moved, m.from(), to);
+                    if captured != EMPTY {
+                        k ^= piece_key(captured, to);
+                    }
+                    self.hash ^= k;
+                }
+                return;
+            }
+        }
+        self.make_move_general(m, undo, hashed);
+    }
+
+    /// The assembly half of [`Position::make_move_into`]: if `m` is a
+    /// normal move, there is no en-passant target and neither square is
+    /// a castling one (a1, e1, h1, a8, e8, h8), makes it as
+    /// [`Position::make_move_general`] would but for the men's keys in
+    /// the hash, and returns the mover's and the victim's board bytes
+    /// (0 for none); else touches nothing and returns `None`.
+    #[cfg(target_arch = "avr")]
+    #[inline(always)]
+    fn make_normal_asm(&mut self, m: Move, undo: &mut Undo) -> Option<(u8, u8)> {
+        use core::mem::offset_of;
+        const SIDE: usize = offset_of!(Position, side);
+        const HEAD: usize = offset_of!(Position, history) + super::history::HEAD_OFFSET;
+        const RING: usize = offset_of!(Position, history) + super::history::RING_OFFSET;
+        const H: usize = offset_of!(Position, hash) - SIDE;
+        const FM: usize = offset_of!(Position, fullmove) - SIDE;
+        const _: () = assert!(offset_of!(Position, lists) == 128 && H + 3 < 64 && FM + 1 < 64);
+        const fn neg_lo(x: usize) -> u8 {
+            (x as u16).wrapping_neg() as u8
+        }
+        const fn neg_hi(x: usize) -> u8 {
+            ((x as u16).wrapping_neg() >> 8) as u8
+        }
+        let moved: u8;
+        let captured: u8;
+        // Registers: r25:r24 the position; r21:r20 the undo record; r22
+        // the from-square, r23 the to-square; r19 the mover's board byte
+        // (r17 at the end), r18 its slot, r16 the victim's byte, r17 its
+        // slot (plus FULLMOVE_BUMPED), r0 the side to move; T a pawn
+        // moved. X and Z point in turn.
+        // SAFETY: writes only the position's and the undo record's fields
+        // at their offsets, board and list entries of on-board squares and
+        // slots below 16, and the history ring below its length; reads the
+        // flash table SQUARE_KEYS; r1 is cleared after the `mul`.
+        unsafe {
+            core::arch::asm!(
+                // Not a normal move, an en-passant target, or a castling
+                // square: leave it to the Rust path.
+                "    mov r18, r22",
+                "    andi r18, 0x88",
+                "    brne 90f",
+                "    sbrc r23, 3",
+                "    rjmp 90f",
+                "    movw r30, r24",
+                "    subi r30, {side_nlo}",
+                "    sbci r31, {side_nhi}",
+                "    ldd r18, Z+{ep}",
+                "    cpi r18, 0xFF",
+                "    brne 90f",
+                // (sq + 0x10) & 0x67 is 0, 4 or 7 on a1, e1, h1, a8, e8, h8 only.
+                "    mov r18, r22",
+                "    andi r18, 0x77",
+                "    subi r18, 0xF0",
+                "    andi r18, 0x67",
+                "    breq 90f",
+                "    cpi r18, 4",
+                "    breq 90f",
+                "    cpi r18, 7",
+                "    breq 90f",
+                "    mov r18, r23",
+                "    andi r18, 0x77",
+                "    subi r18, 0xF0",
+                "    andi r18, 0x67",
+                "    breq 90f",
+                "    cpi r18, 4",
+                "    breq 90f",
+                "    cpi r18, 7",
+                "    brne 20f",
+                "90: clr r17",
+                "    rjmp 99f",
+                "20: andi r22, 0x77",
+                "    andi r23, 0x77",
+                // History push: head and length, then X = the ring entry.
+                "    movw r30, r24",
+                "    subi r30, {head_nlo}",
+                "    sbci r31, {head_nhi}",
+                "    ld r18, Z",
+                "    ldd r19, Z+1",
+                "    cpi r19, {hlen}",
+                "    brsh 21f",
+                "    inc r19",
+                "    std Z+1, r19",
+                "21: mov r19, r18",
+                "    inc r19",
+                "    cpi r19, {hlen}",
+                "    brne 22f",
+                "    clr r19",
+                "22: st Z, r19",
+                "    ldi r19, 4",
+                "    mul r18, r19",
+                "    movw r26, r24",
+                "    add r26, r0",
+                "    adc r27, r1",
+                "    clr r1",
+                "    subi r26, {ring_nlo}",
+                "    sbci r27, {ring_nhi}",
+                // The hash into the ring, and with the side key into the position.
+                "    movw r30, r24",
+                "    subi r30, {side_nlo}",
+                "    sbci r31, {side_nhi}",
+                "    ldd r18, Z+{h0}",
+                "    st X+, r18",
+                "    ldi r19, {sk0}",
+                "    eor r18, r19",
+                "    std Z+{h0}, r18",
+                "    ldd r18, Z+{h1}",
+                "    st X+, r18",
+                "    ldi r19, {sk1}",
+                "    eor r18, r19",
+                "    std Z+{h1}, r18",
+                "    ldd r18, Z+{h2}",
+                "    st X+, r18",
+                "    ldi r19, {sk2}",
+                "    eor r18, r19",
+                "    std Z+{h2}, r18",
+                "    ldd r18, Z+{h3}",
+                "    st X+, r18",
+                "    ldi r19, {sk3}",
+                "    eor r18, r19",
+                "    std Z+{h3}, r18",
+                // The undo record's hash, back from the ring, and its ep.
+                "    movw r30, r20",
+                "    ld r18, -X",
+                "    std Z+{u_h3}, r18",
+                "    ld r18, -X",
+                "    std Z+{u_h2}, r18",
+                "    ld r18, -X",
+                "    std Z+{u_h1}, r18",
+                "    ld r18, -X",
+                "    std Z+{u_h0}, r18",
+                "    ldi r18, 0xFF",
+                "    std Z+{u_ep}, r18",
+                // The board: the mover off `from`, onto `to` with its slot.
+                "    movw r26, r24",
+                "    add r26, r22",
+                "    adc r27, r1",
+                "    ld r19, X",
+                "    std Z+{u_moved}, r19",
+                "    st X, r1",
+                "    adiw r26, 8",
+                "    ld r18, X",
+                "    movw r26, r24",
+                "    add r26, r23",
+                "    adc r27, r1",
+                "    ld r16, X",
+                "    std Z+{u_captured}, r16",
+                "    mov r17, r19",
+                "    ori r17, {moved_flag}",
+                "    st X, r17",
+                "    adiw r26, 8",
+                "    clr r17",
+                "    tst r16",
+                "    breq 23f",
+                "    ld r17, X",
+                "    andi r17, 0x0F",
+                "23: st X, r18",
+                // The piece lists (at offset 128): the mover's slot, the victim's.
+                "    movw r30, r24",
+                "    subi r30, {side_nlo}",
+                "    sbci r31, {side_nhi}",
+                "    ld r0, Z",
+                "    andi r18, 0x0F",
+                "    sbrc r0, 0",
+                "    ori r18, 0x10",
+                "    subi r18, 0x80",
+                "    movw r26, r24",
+                "    add r26, r18",
+                "    adc r27, r1",
+                "    st X, r23",
+                "    tst r16",
+                "    breq 24f",
+                "    mov r18, r17",
+                "    sbrs r0, 0",
+                "    ori r18, 0x10",
+                "    subi r18, 0x80",
+                "    movw r26, r24",
+                "    add r26, r18",
+                "    adc r27, r1",
+                "    ldi r18, 0xFF",
+                "    st X, r18",
+                "24: ldi r18, 1",
+                "    eor r18, r0",
+                "    st Z, r18",
+                // T: a pawn moved (code 1 or 7).
+                "    clt",
+                "    mov r18, r19",
+                "    andi r18, 0x0F",
+                "    cpi r18, 1",
+                "    breq 25f",
+                "    cpi r18, 7",
+                "    brne 26f",
+                "25: set",
+                // Halfmove clock: 0 after a capture or a pawn move, else one more (saturating).
+                "26: ldd r18, Z+{hm}",
+                "    movw r26, r20",
+                "    adiw r26, {u_hm}",
+                "    st X, r18",
+                "    inc r18",
+                "    brne 27f",
+                "    dec r18",
+                "27: tst r16",
+                "    breq 28f",
+                "    clr r18",
+                "28: brtc 29f",
+                "    clr r18",
+                "29: std Z+{hm}, r18",
+                // Fullmove number, after Black's move, unless saturated.
+                "    sbrs r0, 0",
+                "    rjmp 32f",
+                "    ldd r26, Z+{fm0}",
+                "    ldd r27, Z+{fm1}",
+                "    adiw r26, 1",
+                "    breq 32f",
+                "    std Z+{fm0}, r26",
+                "    std Z+{fm1}, r27",
+                "    ori r17, {bumped}",
+                "32: movw r26, r20",
+                "    adiw r26, {u_cslot}",
+                "    st X, r17",
+                // Pawn files: a pawn from `from` to `to`, a pawn taken on
+                // `to` (toggle_pawn_avr keeps r0, r16, r17, r20, r23, T).
+                "    mov r17, r19",
+                "    brtc 33f",
+                "    mov r20, r0",
+                "    call {toggle}",
+                "    mov r22, r23",
+                "    call {toggle}",
+                "33: tst r16",
+                "    breq 99f",
+                "    mov r18, r16",
+                "    andi r18, 0x0F",
+                "    cpi r18, 1",
+                "    breq 34f",
+                "    cpi r18, 7",
+                "    brne 99f",
+                "34: mov r22, r23",
+                "    ldi r20, 1",
+                "    eor r20, r0",
+                "    call {toggle}",
+                "99:",
+                side_nlo = const neg_lo(SIDE),
+                side_nhi = const neg_hi(SIDE),
+                head_nlo = const neg_lo(HEAD),
+                head_nhi = const neg_hi(HEAD),
+                ring_nlo = const neg_lo(RING),
+                ring_nhi = const neg_hi(RING),
+                ep = const offset_of!(Position, ep) - SIDE,
+                hm = const offset_of!(Position, halfmove) - SIDE,
+                fm0 = const FM,
+                fm1 = const FM + 1,
+                h0 = const H,
+                h1 = const H + 1,
+                h2 = const H + 2,
+                h3 = const H + 3,
+                sk0 = const SIDE_KEY as u8,
+                sk1 = const (SIDE_KEY >> 8) as u8,
+                sk2 = const (SIDE_KEY >> 16) as u8,
+                sk3 = const (SIDE_KEY >> 24) as u8,
+                u_h0 = const offset_of!(Undo, hash),
+                u_h1 = const offset_of!(Undo, hash) + 1,
+                u_h2 = const offset_of!(Undo, hash) + 2,
+                u_h3 = const offset_of!(Undo, hash) + 3,
+                u_ep = const offset_of!(Undo, ep),
+                u_moved = const offset_of!(Undo, moved),
+                u_captured = const offset_of!(Undo, captured),
+                u_cslot = const offset_of!(Undo, captured_slot),
+                u_hm = const offset_of!(Undo, halfmove),
+                hlen = const super::history::HISTORY_LEN,
+                moved_flag = const MOVED,
+                bumped = const FULLMOVE_BUMPED,
+                toggle = sym super::position::toggle_pawn_avr,
+                in("r25r24") self as *mut Position,
+                inout("r21r20") undo as *mut Undo => _,
+                inout("r23r22") m.0 => _,
+                out("r17") moved,
+                out("r16") captured,
+                out("r18") _, out("r19") _,
+                out("X") _, out("Z") _,
+            );
+        }
+        if moved == 0 {
+            None
+        } else {
+            Some((moved, captured))
+        }
+    }
+
+    /// [`Position::make_move_into`] for any move.
+    #[inline(never)]
+    fn make_move_general(&mut self, m: Move, undo: &mut Undo, hashed: bool) {
         let us = self.side;
         let them = us.other();
         let from = m.from();
@@ -221,6 +533,7 @@ impl Position {
     /// Calls only at the end (castling's rook; the pawn files, when a pawn
     /// moved or was taken), so no value is kept across one: fewer
     /// registers to save.
+    #[cfg(not(target_arch = "avr"))]
     pub fn unmake_move(&mut self, m: Move, undo: &Undo) {
         let them = self.side;
         let us = them.other();
@@ -258,6 +571,7 @@ impl Position {
     }
 
     /// The rook's half of taking back castling.
+    #[cfg(not(target_arch = "avr"))]
     #[cold]
     #[inline(never)]
     fn unmake_castling_rook(&mut self, us: Color, from: Square, to: Square) {
@@ -273,6 +587,7 @@ impl Position {
 
     /// The pawn files' (and officer bound's) half of [`Position::unmake_move`],
     /// once the men are back.
+    #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
     fn unmake_pawns(&mut self, m: Move, undo: &Undo) {
         let us = self.side;
@@ -288,6 +603,258 @@ impl Position {
                 self.toggle_pawn(us, to);
             }
             self.toggle_pawn(us, from);
+        }
+    }
+
+    /// [`Position::unmake_move`] in assembly, every kind of move: the
+    /// Rust one (and its two helpers) took 216 cycles a call and 540 B.
+    #[cfg(target_arch = "avr")]
+    #[inline(never)]
+    pub fn unmake_move(&mut self, m: Move, undo: &Undo) {
+        use core::mem::offset_of;
+        const SIDE: usize = offset_of!(Position, side);
+        const HEAD: usize = offset_of!(Position, history) + super::history::HEAD_OFFSET;
+        const OE: usize = offset_of!(Position, officer_end);
+        // The walk from `side` stores ep, halfmove, (fullmove,) hash in turn.
+        const _: () = assert!(
+            offset_of!(Position, ep) == SIDE + 1
+                && offset_of!(Position, halfmove) == SIDE + 2
+                && offset_of!(Position, fullmove) == SIDE + 3
+                && offset_of!(Position, hash) == SIDE + 5
+                && offset_of!(Position, lists) == 128
+        );
+        const fn neg_lo(x: usize) -> u8 {
+            (x as u16).wrapping_neg() as u8
+        }
+        const fn neg_hi(x: usize) -> u8 {
+            ((x as u16).wrapping_neg() >> 8) as u8
+        }
+        // Registers: r25:r24 the position; Z the undo record; r17:r16 the
+        // move as it came (its kind and capture bits), r22 the
+        // from-square, r23 the to-square; r0 the side that moved's
+        // opponent (to move before the take-back); T a pawn moved.
+        // SAFETY: writes only the position's fields at their offsets,
+        // board and list entries of on-board squares and slots below 16,
+        // the history's head and length; reads the undo record.
+        unsafe {
+            core::arch::asm!(
+                "    movw r16, r22",
+                "    andi r22, 0x77",
+                "    andi r23, 0x77",
+                "    movw r30, r20",
+                // Side, ep, halfmove clock, fullmove number, hash.
+                "    movw r26, r24",
+                "    subi r26, {side_nlo}",
+                "    sbci r27, {side_nhi}",
+                "    ld r0, X",
+                "    ldi r18, 1",
+                "    eor r18, r0",
+                "    st X+, r18",
+                "    ldd r18, Z+{u_ep}",
+                "    st X+, r18",
+                "    ldd r18, Z+{u_hm}",
+                "    st X+, r18",
+                "    ldd r18, Z+{u_cslot}",
+                "    sbrs r18, 7",
+                "    rjmp 21f",
+                "    ld r18, X+",
+                "    ld r19, X",
+                "    subi r18, 1",
+                "    sbci r19, 0",
+                "    st X, r19",
+                "    st -X, r18",
+                "21: adiw r26, 2",
+                "    ldd r18, Z+{u_h0}",
+                "    st X+, r18",
+                "    ldd r18, Z+{u_h1}",
+                "    st X+, r18",
+                "    ldd r18, Z+{u_h2}",
+                "    st X+, r18",
+                "    ldd r18, Z+{u_h3}",
+                "    st X+, r18",
+                // History pop.
+                "    movw r26, r24",
+                "    subi r26, {head_nlo}",
+                "    sbci r27, {head_nhi}",
+                "    ld r18, X+",
+                "    ld r19, X",
+                "    tst r19",
+                "    breq 23f",
+                "    dec r19",
+                "    st X, r19",
+                "    tst r18",
+                "    brne 22f",
+                "    ldi r18, {hlen}",
+                "22: dec r18",
+                "    st -X, r18",
+                // The mover back from `to` to `from`, with its slot.
+                "23: movw r26, r24",
+                "    add r26, r23",
+                "    adc r27, r1",
+                "    st X, r1",
+                "    adiw r26, 8",
+                "    ld r19, X",
+                "    movw r26, r24",
+                "    add r26, r22",
+                "    adc r27, r1",
+                "    ldd r18, Z+{u_moved}",
+                "    st X, r18",
+                "    adiw r26, 8",
+                "    st X, r19",
+                "    andi r19, 0x0F",
+                "    sbrs r0, 0",
+                "    ori r19, 0x10",
+                "    subi r19, 0x80",
+                "    movw r26, r24",
+                "    add r26, r19",
+                "    adc r27, r1",
+                "    st X, r22",
+                // Castling (kind 2): the rook back too, and done.
+                "    mov r18, r16",
+                "    andi r18, 0x88",
+                "    cpi r18, 0x80",
+                "    brne 30f",
+                "    sbrc r17, 3",
+                "    rjmp 30f",
+                "    mov r18, r22",
+                "    mov r19, r22",
+                "    cp r22, r23",
+                "    brsh 24f",
+                "    subi r18, 0xFD",
+                "    subi r19, 0xFF",
+                "    rjmp 25f",
+                "24: subi r18, 4",
+                "    subi r19, 1",
+                "25: movw r26, r24",
+                "    add r26, r19",
+                "    adc r27, r1",
+                "    ld r20, X",
+                "    st X, r1",
+                "    adiw r26, 8",
+                "    ld r21, X",
+                "    movw r26, r24",
+                "    add r26, r18",
+                "    adc r27, r1",
+                "    andi r20, {not_moved}",
+                "    st X, r20",
+                "    adiw r26, 8",
+                "    st X, r21",
+                "    andi r21, 0x0F",
+                "    sbrs r0, 0",
+                "    ori r21, 0x10",
+                "    subi r21, 0x80",
+                "    movw r26, r24",
+                "    add r26, r21",
+                "    adc r27, r1",
+                "    st X, r18",
+                "    rjmp 99f",
+                // T: the mover is a pawn (code 1 or 7).
+                "30: clt",
+                "    ldd r18, Z+{u_moved}",
+                "    andi r18, 0x0F",
+                "    cpi r18, 1",
+                "    breq 31f",
+                "    cpi r18, 7",
+                "    brne 32f",
+                "31: set",
+                // A capture: the victim back on its square (en passant:
+                // the mover's rank, the target's file) and in its slot.
+                "32: sbrs r17, 7",
+                "    rjmp 40f",
+                "    mov r18, r16",
+                "    andi r18, 0x88",
+                "    cpi r18, 0x88",
+                "    mov r18, r23",
+                "    brne 33f",
+                "    sbrc r17, 3",
+                "    rjmp 33f",
+                "    mov r18, r22",
+                "    andi r18, 0xF0",
+                "    mov r20, r23",
+                "    andi r20, 0x0F",
+                "    or r18, r20",
+                "33: movw r26, r24",
+                "    add r26, r18",
+                "    adc r27, r1",
+                "    ldd r20, Z+{u_captured}",
+                "    st X, r20",
+                "    adiw r26, 8",
+                "    ldd r20, Z+{u_cslot}",
+                "    andi r20, 0x0F",
+                "    st X, r20",
+                "    sbrc r0, 0",
+                "    ori r20, 0x10",
+                "    subi r20, 0x80",
+                "    movw r26, r24",
+                "    add r26, r20",
+                "    adc r27, r1",
+                "    st X, r18",
+                // A pawn taken: back in its file (toggle_pawn_avr keeps
+                // r0, r16, r17, r20, r22, r23, T).
+                "    ldd r20, Z+{u_captured}",
+                "    andi r20, 0x0F",
+                "    cpi r20, 1",
+                "    breq 34f",
+                "    cpi r20, 7",
+                "    brne 40f",
+                "34: mov r16, r22",
+                "    mov r22, r18",
+                "    mov r20, r0",
+                "    call {toggle}",
+                "    mov r22, r16",
+                // A pawn moved: back from `to` to `from`; a promotion
+                // lowers the officers' bound instead of leaving `to`.
+                "40: brtc 99f",
+                "    ldi r20, 1",
+                "    eor r20, r0",
+                "    sbrc r17, 3",
+                "    rjmp 41f",
+                "    call {toggle}",
+                "    mov r22, r23",
+                "    call {toggle}",
+                "    rjmp 99f",
+                "41: call {toggle}",
+                "    movw r26, r24",
+                "    add r26, r22",
+                "    adc r27, r1",
+                "    adiw r26, 8",
+                "    ld r18, X",
+                "    andi r18, 0x0F",
+                "    movw r26, r24",
+                "    subi r26, {oe_nlo}",
+                "    sbci r27, {oe_nhi}",
+                "    sbrs r0, 0",
+                "    adiw r26, 1",
+                "    ld r19, X",
+                "    dec r19",
+                "    cp r19, r18",
+                "    brne 99f",
+                "    st X, r18",
+                "99:",
+                side_nlo = const neg_lo(SIDE),
+                side_nhi = const neg_hi(SIDE),
+                head_nlo = const neg_lo(HEAD),
+                head_nhi = const neg_hi(HEAD),
+                oe_nlo = const neg_lo(OE),
+                oe_nhi = const neg_hi(OE),
+                u_h0 = const offset_of!(Undo, hash),
+                u_h1 = const offset_of!(Undo, hash) + 1,
+                u_h2 = const offset_of!(Undo, hash) + 2,
+                u_h3 = const offset_of!(Undo, hash) + 3,
+                u_ep = const offset_of!(Undo, ep),
+                u_moved = const offset_of!(Undo, moved),
+                u_captured = const offset_of!(Undo, captured),
+                u_cslot = const offset_of!(Undo, captured_slot),
+                u_hm = const offset_of!(Undo, halfmove),
+                hlen = const super::history::HISTORY_LEN,
+                not_moved = const !MOVED,
+                toggle = sym super::position::toggle_pawn_avr,
+                in("r25r24") self as *mut Position,
+                inout("r21r20") undo as *const Undo => _,
+                inout("r23r22") m.0 => _,
+                out("r16") _, out("r17") _, out("r18") _, out("r19") _,
+                out("X") _, out("Z") _,
+            );
         }
     }
 

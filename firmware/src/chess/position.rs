@@ -157,6 +157,7 @@ impl Position {
     /// Taking back a promotion from `slot`: if the bound of `color` ends
     /// just past `slot`, it ends at `slot` again. (That stays a valid
     /// bound: the pawn is back in `slot`, and no other man can be.)
+    #[cfg(not(target_arch = "avr"))]
     #[inline(always)]
     pub(super) fn lower_officer_end(&mut self, color: Color, slot: u8) {
         let end = &mut self.officer_end[color.index()];
@@ -229,10 +230,20 @@ impl Position {
     /// Puts a pawn of `color` on `sq` or takes it away (pawn files and key
     /// alike: both are XOR-maintained). One out-of-line copy for the eight
     /// call sites in make/unmake: flash is the scarcer resource.
+    #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
     pub(super) fn toggle_pawn(&mut self, color: Color, sq: Square) {
         self.pawn_files.as_flattened_mut()[((color as u8) << 3 | file_of(sq)) as usize] ^= rank_bit(sq);
         self.pawn_key ^= zobrist::pawn_key(color, sq);
+    }
+
+    /// [`Position::toggle_pawn`] in assembly: [`toggle_pawn_avr`], which
+    /// the assembly make ([`Position::make_move_into`]) calls too.
+    #[cfg(target_arch = "avr")]
+    #[inline(always)]
+    pub(super) fn toggle_pawn(&mut self, color: Color, sq: Square) {
+        // SAFETY: `self` is a valid position and `sq` on the board.
+        unsafe { toggle_pawn_avr(self, sq, color as u8) }
     }
 
     /// The pawn files and their key from scratch (the incremental ones
@@ -369,6 +380,80 @@ impl Position {
             .count();
         men == listed && self.hash == self.compute_hash() && (self.pawn_files, self.pawn_key) == self.compute_pawn_files()
     }
+}
+
+/// [`Position::toggle_pawn`] for the AVR (C ABI: the position in
+/// r25:r24, the square in r22, the colour, 0 or 1, in r20). The file's
+/// rank mask gets the rank's bit, the pawn key the 16-bit key at byte
+/// 4 * index64 + 2 * colour of `SQUARE_KEYS`. Uses only r18, r19, X and Z,
+/// and keeps T and r0: the assembly make calls it with its values in the
+/// other registers. (A Rust body of its own, 92 B, cost 61 cycles a call.)
+///
+/// Not a naked function (module assembly is assembled without the
+/// ATmega's instructions): the body is this one `asm!` with its operands
+/// where the ABI brings them, so the compiler adds nothing but the `ret`
+/// (checked in the image).
+#[cfg(target_arch = "avr")]
+#[inline(never)]
+pub(super) unsafe extern "C" fn toggle_pawn_avr(pos: *mut Position, sq: Square, color: u8) {
+    // SAFETY: writes the pawn files and the pawn key of `pos`, reads the
+    // flash table SQUARE_KEYS at an index below 256.
+    unsafe { core::arch::asm!(
+        "    mov r18, r22",
+        "    andi r18, 7",
+        "    sbrc r20, 0",
+        "    ori r18, 8",
+        "    movw r26, r24",
+        "    add r26, r18",
+        "    adc r27, r1",
+        "    subi r26, {pf_nlo}",
+        "    sbci r27, {pf_nhi}",
+        // The rank's bit, 1 << (sq >> 4).
+        "    ldi r18, 1",
+        "    sbrc r22, 5",
+        "    ldi r18, 4",
+        "    sbrc r22, 4",
+        "    lsl r18",
+        "    sbrc r22, 6",
+        "    swap r18",
+        "    ld r19, X",
+        "    eor r19, r18",
+        "    st X, r19",
+        // Byte (rank << 5) | (file << 2) | (colour << 1) of the keys.
+        "    mov r18, r22",
+        "    andi r18, 7",
+        "    lsl r18",
+        "    or r18, r20",
+        "    lsl r18",
+        "    mov r19, r22",
+        "    andi r19, 0x70",
+        "    lsl r19",
+        "    or r18, r19",
+        "    ldi r30, lo8({sqkeys})",
+        "    ldi r31, hi8({sqkeys})",
+        "    add r30, r18",
+        "    adc r31, r1",
+        "    lpm r18, Z+",
+        "    lpm r19, Z",
+        "    movw r26, r24",
+        "    subi r26, {pk_nlo}",
+        "    sbci r27, {pk_nhi}",
+        "    ld r30, X",
+        "    eor r30, r18",
+        "    st X+, r30",
+        "    ld r30, X",
+        "    eor r30, r19",
+        "    st X, r30",
+        pf_nlo = const (core::mem::offset_of!(Position, pawn_files) as u16).wrapping_neg() as u8,
+        pf_nhi = const ((core::mem::offset_of!(Position, pawn_files) as u16).wrapping_neg() >> 8) as u8,
+        pk_nlo = const (core::mem::offset_of!(Position, pawn_key) as u16).wrapping_neg() as u8,
+        pk_nhi = const ((core::mem::offset_of!(Position, pawn_key) as u16).wrapping_neg() >> 8) as u8,
+        sqkeys = sym zobrist::SQUARE_KEYS,
+        in("r25r24") pos,
+        in("r22") sq,
+        in("r20") color,
+        out("r18") _, out("r19") _, out("X") _, out("Z") _,
+    ) }
 }
 
 impl Default for Position {

@@ -55,7 +55,7 @@ const fn castle_keys() -> [u32; 16] {
 
 crate::progmem! {
     /// Indexed by the square index 0..=63.
-    static SQUARE_KEYS: [u32; 64] = keys(0x0C_E5_50_00_00_00_00_01);
+    pub(super) static SQUARE_KEYS: [u32; 64] = keys(0x0C_E5_50_00_00_00_00_01);
     /// Indexed by `piece code - 1`.
     static PIECE_KINDS: [u32; 12] = keys(0x0C_E5_50_00_00_00_00_02);
     /// Indexed by the castling-rights mask.
