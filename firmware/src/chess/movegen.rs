@@ -743,20 +743,25 @@ impl Position {
     pub fn is_legal_given_check(&self, m: Move, in_check: bool) -> bool {
         let king = self.list_at(self.side, 0);
         let from = m.from();
-        if !in_check && from != king && !m.is(MoveKind::EnPassant) {
-            // Only a pin along the line from the king through `from`.
-            return !self.uncovers(king, from, m.to(), self.side.other());
-        }
-        if in_check && from != king && !m.is(MoveKind::EnPassant) && geometry(m.to(), king) == 0 {
-            // In check, a man other than the king can only capture the
-            // checker (on a line or a knight's jump from the king) or
-            // block a line: a move to any other square leaves the check.
-            return false;
+        if from != king && !m.is(MoveKind::EnPassant) {
+            if !in_check {
+                // Only a pin along the line from the king through `from`.
+                return !self.uncovers(king, from, m.to(), self.side.other());
+            }
+            if geometry(m.to(), king) == 0 {
+                // In check, a man other than the king can only capture the
+                // checker (on a line or a knight's jump from the king) or
+                // block a line: a move to any other square leaves the check.
+                return false;
+            }
         }
         self.king_safe_after(m)
     }
 
     /// The exact test: is the king attacked once `m` is on the board?
+    /// Not inlined: its call of `attacked_after` made the pin test above,
+    /// the common case, save and restore three registers.
+    #[inline(never)]
     fn king_safe_after(&self, m: Move) -> bool {
         let us = self.side;
         let from = m.from();
