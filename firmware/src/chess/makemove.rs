@@ -115,9 +115,12 @@ impl Position {
     ///
     /// The AVR build makes most moves in assembly: a normal move (no double
     /// push, castling, en passant or promotion) with no en-passant target
-    /// standing and no castling square touched, all but the men's keys,
-    /// which [`move_key`] and [`piece_key`] add after it. The rest go to
-    /// [`Position::make_move_general`], the host's only path.
+    /// standing, all but the men's keys, which [`move_key`] and
+    /// [`piece_key`] add after it. The rest go to
+    /// [`Position::make_move_general`], the host's only path. (In `bench
+    /// engine` 55,086 of 58,419 calls; the Rust took 550 cycles a call.
+    /// Leaving moves that touch a castling square to the Rust path, 9,350
+    /// calls, cost 0.60% more cycles for 112 B less flash.)
     #[cfg_attr(target_arch = "avr", optimize(speed))]
     pub fn make_move_into(&mut self, m: Move, undo: &mut Undo, hashed: bool) {
         #[cfg(target_arch = "avr")]
@@ -138,8 +141,7 @@ impl Position {
     }
 
     /// The assembly half of [`Position::make_move_into`]: if `m` is a
-    /// normal move, there is no en-passant target and neither square is
-    /// a castling one (a1, e1, h1, a8, e8, h8), makes it as
+    /// normal move and there is no en-passant target, makes it as
     /// [`Position::make_move_general`] would but for the men's keys in
     /// the hash, and returns the mover's and the victim's board bytes
     /// (0 for none); else touches nothing and returns `None`.
@@ -153,6 +155,8 @@ impl Position {
         const H: usize = offset_of!(Position, hash) - SIDE;
         const FM: usize = offset_of!(Position, fullmove) - SIDE;
         const _: () = assert!(offset_of!(Position, lists) == 128 && H + 3 < 64 && FM + 1 < 64);
+        // The castling squares of the second rank are the first's + 0x70.
+        const _: () = assert!(E8 == E1 + 0x70 && H8 == H1 + 0x70 && A8 == A1 + 0x70 && A1 == 0);
         const fn neg_lo(x: usize) -> u8 {
             (x as u16).wrapping_neg() as u8
         }
@@ -185,25 +189,32 @@ impl Position {
                 "    ldd r18, Z+{ep}",
                 "    cpi r18, 0xFF",
                 "    brne 90f",
-                // (sq + 0x10) & 0x67 is 0, 4 or 7 on a1, e1, h1, a8, e8, h8 only.
+                // (sq + 0x10) & 0x67 is 0, 4 or 7 on a1, e1, h1, a8, e8, h8
+                // only. A move touching one pushes the castling rights
+                // before it, any other 0 (no change to look for).
                 "    mov r18, r22",
                 "    andi r18, 0x77",
                 "    subi r18, 0xF0",
                 "    andi r18, 0x67",
-                "    breq 90f",
+                "    breq 15f",
                 "    cpi r18, 4",
-                "    breq 90f",
+                "    breq 15f",
                 "    cpi r18, 7",
-                "    breq 90f",
+                "    breq 15f",
                 "    mov r18, r23",
                 "    andi r18, 0x77",
                 "    subi r18, 0xF0",
                 "    andi r18, 0x67",
-                "    breq 90f",
+                "    breq 15f",
                 "    cpi r18, 4",
-                "    breq 90f",
+                "    breq 15f",
                 "    cpi r18, 7",
-                "    brne 20f",
+                "    breq 15f",
+                "    push r1",
+                "    rjmp 20f",
+                "15: rcall 40f",
+                "    push r17",
+                "    rjmp 20f",
                 "90: clr r17",
                 "    rjmp 99f",
                 "20: andi r22, 0x77",
@@ -355,6 +366,32 @@ impl Position {
                 "32: movw r26, r20",
                 "    adiw r26, {u_cslot}",
                 "    st X, r17",
+                // Castling rights: if there were any and the move changed
+                // them, the key of the rights lost (the keys of a set of
+                // rights are the XOR of the keys of its rights).
+                "    pop r20",
+                "    tst r20",
+                "    breq 36f",
+                "    rcall 40f",
+                "    eor r20, r17",
+                "    breq 36f",
+                "    lsl r20",
+                "    lsl r20",
+                "    ldi r30, lo8({ckeys})",
+                "    ldi r31, hi8({ckeys})",
+                "    add r30, r20",
+                "    adc r31, r1",
+                "    movw r26, r24",
+                "    subi r26, {hash_nlo}",
+                "    sbci r27, {hash_nhi}",
+                "    ldi r21, 4",
+                "35: lpm r20, Z+",
+                "    ld r18, X",
+                "    eor r18, r20",
+                "    st X+, r18",
+                "    dec r21",
+                "    brne 35b",
+                "36:",
                 // Pawn files: a pawn from `from` to `to`, a pawn taken on
                 // `to` (toggle_pawn_avr keeps r0, r16, r17, r20, r23, T).
                 "    mov r17, r19",
@@ -375,6 +412,36 @@ impl Position {
                 "    ldi r20, 1",
                 "    eor r20, r0",
                 "    call {toggle}",
+                "    rjmp 99f",
+                // castle_rights() into r17 (r18 and Z clobbered): the king
+                // and a rook unmoved on their squares.
+                "40: clr r17",
+                "    movw r30, r24",
+                "    ldd r18, Z+{sq_e1}",
+                "    cpi r18, {wk}",
+                "    brne 41f",
+                "    ldd r18, Z+{sq_h1}",
+                "    cpi r18, {wr}",
+                "    brne 42f",
+                "    ori r17, {wks}",
+                "42: ldd r18, Z+{sq_a1}",
+                "    cpi r18, {wr}",
+                "    brne 41f",
+                "    ori r17, {wqs}",
+                "41: subi r30, 0x90",
+                "    sbci r31, 0xFF",
+                "    ldd r18, Z+{sq_e1}",
+                "    cpi r18, {bk}",
+                "    brne 43f",
+                "    ldd r18, Z+{sq_h1}",
+                "    cpi r18, {br}",
+                "    brne 44f",
+                "    ori r17, {bks}",
+                "44: ldd r18, Z+{sq_a1}",
+                "    cpi r18, {br}",
+                "    brne 43f",
+                "    ori r17, {bqs}",
+                "43: ret",
                 "99:",
                 side_nlo = const neg_lo(SIDE),
                 side_nhi = const neg_hi(SIDE),
@@ -407,6 +474,20 @@ impl Position {
                 moved_flag = const MOVED,
                 bumped = const FULLMOVE_BUMPED,
                 toggle = sym super::position::toggle_pawn_avr,
+                ckeys = sym super::zobrist::CASTLE_KEYS,
+                hash_nlo = const neg_lo(offset_of!(Position, hash)),
+                hash_nhi = const neg_hi(offset_of!(Position, hash)),
+                sq_e1 = const E1,
+                sq_h1 = const H1,
+                sq_a1 = const A1,
+                wk = const KING,
+                wr = const ROOK,
+                bk = const KING + BLACK_OFFSET,
+                br = const ROOK + BLACK_OFFSET,
+                wks = const super::position::WHITE_KINGSIDE,
+                wqs = const super::position::WHITE_QUEENSIDE,
+                bks = const super::position::BLACK_KINGSIDE,
+                bqs = const super::position::BLACK_QUEENSIDE,
                 in("r25r24") self as *mut Position,
                 inout("r21r20") undo as *mut Undo => _,
                 inout("r23r22") m.0 => _,

@@ -59,7 +59,7 @@ crate::progmem! {
     /// Indexed by `piece code - 1`.
     static PIECE_KINDS: [u32; 12] = keys(0x0C_E5_50_00_00_00_00_02);
     /// Indexed by the castling-rights mask.
-    static CASTLE_KEYS: [u32; 16] = castle_keys();
+    pub(super) static CASTLE_KEYS: [u32; 16] = castle_keys();
     /// Indexed by the file of a capturable en-passant target.
     static EP_KEYS: [u32; 8] = keys(0xE9_F1_1E);
 }
