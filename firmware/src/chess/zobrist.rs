@@ -61,7 +61,7 @@ crate::progmem! {
     /// Indexed by the castling-rights mask.
     pub(super) static CASTLE_KEYS: [u32; 16] = castle_keys();
     /// Indexed by the file of a capturable en-passant target.
-    static EP_KEYS: [u32; 8] = keys(0xE9_F1_1E);
+    pub(super) static EP_KEYS: [u32; 8] = keys(0xE9_F1_1E);
 }
 
 /// XORed in when black is to move.
