@@ -32,7 +32,10 @@ pub enum MoveKind {
 }
 
 /// A move, as produced by the generator.
+/// (`repr(transparent)`: passed as its `u16` to the C-ABI functions the
+/// AVR's assembly calls.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(transparent)]
 pub struct Move(pub u16);
 
 const CAPTURE_BIT: u16 = 0x8000;

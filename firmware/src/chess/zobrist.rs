@@ -72,8 +72,10 @@ pub const SIDE_KEY: u32 = 0x5BD1_E995;
 /// XORed with the piece's key. Byte permutations are register moves on the
 /// AVR; the bit rotations used before cost a loop of 32-bit shifts (181
 /// cycles a call, 3.5% of the search).
+///
+/// C ABI: the AVR's assembly make calls it.
 #[inline(never)]
-pub fn piece_key(code: u8, sq: Square) -> u32 {
+pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
     let c = (code & 0x0F).wrapping_sub(1) & 15;
     permuted(c, SQUARE_KEYS.get(to_index64(sq) as usize)) ^ PIECE_KINDS.get(c as usize)
 }
@@ -85,8 +87,10 @@ pub fn piece_key(code: u8, sq: Square) -> u32 {
 /// 639,493,761, -0.63%, for 124 B of flash. One function for both keys,
 /// the second square optional, took 108 B and was 0.26% faster; a
 /// shared out-of-line square-key read, 92 B and 0.28% faster.)
+///
+/// C ABI: the AVR's assembly make calls it.
 #[inline(never)]
-pub fn move_key(code: u8, from: Square, to: Square) -> u32 {
+pub extern "C" fn move_key(code: u8, from: Square, to: Square) -> u32 {
     let c = (code & 0x0F).wrapping_sub(1) & 15;
     permuted(c, SQUARE_KEYS.get(to_index64(from) as usize) ^ SQUARE_KEYS.get(to_index64(to) as usize))
 }
