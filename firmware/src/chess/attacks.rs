@@ -404,7 +404,7 @@ impl Position {
     /// Rust 85.
     #[cfg(target_arch = "avr")]
     #[inline(never)]
-    extern "C" fn uncovers_along(&self, king: Square, from: Square, to_by: u8) -> bool {
+    pub(super) extern "C" fn uncovers_along(&self, king: Square, from: Square, to_by: u8) -> bool {
         let r: u8;
         // Registers: r25:r24 the position; r22 the walk (from `king`),
         // r20 `from` (at the end the answer), r18 `to_by`, r23 `to`; r19
