@@ -18,7 +18,6 @@ use crate::chess::{reach, JUMPS_THERE};
 use crate::chess::piece::*;
 use crate::chess::square::*;
 use crate::chess::{Color, Move, MoveKind, Position};
-use core::mem::MaybeUninit;
 
 crate::progmem! {
     /// Exchange values by kind; the king is "priceless" so that capturing
@@ -406,46 +405,60 @@ fn swap(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, on_square:
 
 /// [`swap`] from the first recapture on: `s` of `side` takes on `t`, where
 /// `gain1` is the balance before it.
+///
+/// The swap-off's gain list g0, g1, .., gn (each side free to stop; the
+/// last entry written, g(n+1), is speculative and left out) is worth
+/// min(g0, max(-g1, min(g2, max(-g3, .. ±gn)))): the backward pass
+/// `g[d-1] = min(g[d-1], -g[d])` unrolled. Folded in as the list grows,
+/// the outer part is always a clamp to [lo, hi], so no list is kept: no
+/// 32-byte frame, no backward pass (the same values; `bench engine` the
+/// same nodes, fewer cycles).
 #[inline(never)]
 fn swap_on(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1: i16, s: Square, side: Color) -> i16 {
-    // Left uninitialised: zeroing it cost a 32-byte memset per call (2% of
-    // the search). Every entry is written before it is read: the forward
-    // pass writes gain[d] before anything reads it, and the backward pass
-    // only reads indices up to the last d written.
-    let mut gain = [MaybeUninit::<i16>::uninit(); MAX_SWAPS];
-    let g = |gain: &[MaybeUninit<i16>; MAX_SWAPS], i: usize| unsafe { gain[i].assume_init() };
-    gain[0].write(gain0);
-    gain[1].write(gain1);
+    let mut lo = i16::MIN;
+    let mut hi = gain0;
+    let mut prev = gain1;
+    // Whether `prev`'s index in the list is odd (it enters negated, as a
+    // lower bound).
+    let mut odd = true;
     let mut s = s;
     let mut side = side;
-    let mut d = 1usize;
+    let mut d = 1u8;
     loop {
         let value = SEE_VALUE.get(kind_of(pos.code_on(s)) as usize);
         mark(removed, s);
         side = side.other();
         d += 1;
-        let prev = g(&gain, d - 1);
-        let cur = value - prev;
-        gain[d].write(cur);
-        let a = -prev;
-        if (if a > cur { a } else { cur }) < 0 || d + 1 >= MAX_SWAPS {
+        // The newest entry is speculative (its capturer may yet be lost):
+        // it only decides whether to look on, and joins the list when a
+        // recapture follows.
+        let cur = value.wrapping_sub(prev);
+        let a = prev.wrapping_neg();
+        if (if a > cur { a } else { cur }) < 0 || d as usize + 1 >= MAX_SWAPS {
             break;
         }
         s = least_attacker(pos, t, side, removed);
         if s == NO_SQUARE {
             break;
         }
-    }
-    loop {
-        d -= 1;
-        if d == 0 {
-            break;
+        if odd {
+            let b = prev.wrapping_neg();
+            let b = if b > lo { b } else { lo };
+            lo = if b < hi { b } else { hi };
+        } else {
+            let b = if prev < hi { prev } else { hi };
+            hi = if b > lo { b } else { lo };
         }
-        let a = -g(&gain, d - 1);
-        let b = g(&gain, d);
-        gain[d - 1].write(-(if a > b { a } else { b }));
+        odd = !odd;
+        prev = cur;
     }
-    g(&gain, 0)
+    let b = if odd { prev.wrapping_neg() } else { prev };
+    let b = if b > lo { b } else { lo };
+    if b < hi {
+        b
+    } else {
+        hi
+    }
 }
 
 /// Static exchange value of move `m` for the side to move (0 for a quiet
