@@ -759,6 +759,72 @@ mod tests {
         best
     }
 
+    /// [`swap_on`] with the gain list and the backward pass (the version
+    /// before the clamp): the same value.
+    fn swap_on_list(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1: i16, s: Square, side: Color) -> i16 {
+        let mut gain = [0i16; MAX_SWAPS];
+        gain[0] = gain0;
+        gain[1] = gain1;
+        let (mut s, mut side, mut d) = (s, side, 1usize);
+        loop {
+            let value = SEE_VALUE.get(kind_of(pos.code_on(s)) as usize);
+            mark(removed, s);
+            side = side.other();
+            d += 1;
+            gain[d] = value.wrapping_sub(gain[d - 1]);
+            if core::cmp::max(gain[d - 1].wrapping_neg(), gain[d]) < 0 || d + 1 >= MAX_SWAPS {
+                break;
+            }
+            s = least_attacker(pos, t, side, removed);
+            if s == NO_SQUARE {
+                break;
+            }
+        }
+        loop {
+            d -= 1;
+            if d == 0 {
+                break;
+            }
+            gain[d - 1] = core::cmp::max(gain[d - 1].wrapping_neg(), gain[d]).wrapping_neg();
+        }
+        gain[0]
+    }
+
+    /// The clamp in [`swap_on`] gives the gain list's value, for every
+    /// man of either side recapturing on every square, along random games.
+    #[test]
+    fn swap_on_matches_the_gain_list() {
+        let mut game_seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut checked = 0u32;
+        for fen in [
+            crate::chess::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "2q1r1k1/1b3ppp/pp1Q4/2pPp3/P1P1P3/1P3B2/5PPP/3R2K1 w - - 0 1",
+        ] {
+            for _game in 0..4 {
+                crate::chess::random_game(fen, 60, &mut game_seed, |pos| {
+                    for t in (0..128u8).filter(|&s| on_board(s)) {
+                        for side in [Color::White, Color::Black] {
+                            let s = least_attacker(pos, t, side, &[0; 8]);
+                            if s == NO_SQUARE {
+                                continue;
+                            }
+                            for gain0 in [-330i16, 0, 100, 500] {
+                                let gain1 = 320 - gain0;
+                                let (mut r1, mut r2) = ([0u8; 8], [0u8; 8]);
+                                let a = swap_on(pos, t, &mut r1, gain0, gain1, s, side);
+                                let b = swap_on_list(pos, t, &mut r2, gain0, gain1, s, side);
+                                assert_eq!(a, b, "{t:#04x} {side:?} {gain0}");
+                                checked += 1;
+                            }
+                        }
+                    }
+                });
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
     /// The piece-list scan finds a man of the same kind as the ray walk,
     /// on every square, for both colours, with the men already exchanged
     /// (removed) taken at random, along random games.
