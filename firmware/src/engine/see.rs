@@ -418,9 +418,6 @@ fn swap_on(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1: 
     let mut lo = i16::MIN;
     let mut hi = gain0;
     let mut prev = gain1;
-    // Whether `prev`'s index in the list is odd (it enters negated, as a
-    // lower bound).
-    let mut odd = true;
     let mut s = s;
     let mut side = side;
     let mut d = 1u8;
@@ -441,7 +438,9 @@ fn swap_on(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1: 
         if s == NO_SQUARE {
             break;
         }
-        if odd {
+        // `prev` is entry d - 1: odd, it enters negated, as a lower bound.
+        // (The parity from `d`: one register fewer than a flag.)
+        if d & 1 == 0 {
             let b = prev.wrapping_neg();
             let b = if b > lo { b } else { lo };
             lo = if b < hi { b } else { hi };
@@ -449,10 +448,9 @@ fn swap_on(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1: 
             let b = if prev < hi { prev } else { hi };
             hi = if b > lo { b } else { lo };
         }
-        odd = !odd;
         prev = cur;
     }
-    let b = if odd { prev.wrapping_neg() } else { prev };
+    let b = if d & 1 == 0 { prev.wrapping_neg() } else { prev };
     let b = if b > lo { b } else { lo };
     if b < hi {
         b
