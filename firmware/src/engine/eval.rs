@@ -546,25 +546,28 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: 
 
     let endgame = npm[0] + npm[1] <= 26;
     let mut total = pi.score;
-    for c in 0..2u8 {
-        let color = if c == 0 { Color::White } else { Color::Black };
-        let o = 1 - c;
-        // References, not a 16-byte copy.
-        let own = pos.pawn_files(color);
-        let opp = pos.pawn_files(color.other());
-        let list = pos.piece_list(color);
-        let my_king = list[0];
-        let their_king = pos.king_square(color.other());
+    // The colour's facts are swapped between the two rounds rather than
+    // indexed by `c` (the indexing kept 16-bit offsets and the `npm`
+    // array on the stack).
+    let mut own = pos.pawn_files(Color::White);
+    let mut opp = pos.pawn_files(Color::Black);
+    let mut my_king = pos.king_square(Color::White);
+    let mut their_king = pos.king_square(Color::Black);
+    let mut their_npm = npm[1];
+    let mut next_npm = npm[0];
+    let mut files = pi.passed[0];
+    let mut next_files = pi.passed[1];
+    let mut c = 0u8;
+    loop {
         let mut t = 0i16;
         // Passed pawns: the front pawns of the files the pawn info names.
-        let mut files = pi.passed[c as usize];
         let mut f = 0u8;
         while files != 0 {
             // (A file without pawns here would be a pawn-key collision.)
             if files & 1 != 0 && own[(f & 7) as usize] != 0 {
                 let r = front_rank(own[(f & 7) as usize], c);
                 let rr = if c == 0 { r } else { 7 - r };
-                t += passed(pos, (r << 4) | f, c, rr, endgame, npm[o as usize], my_king, their_king, stm_white);
+                t += passed(pos, (r << 4) | f, c, rr, endgame, their_npm, my_king, their_king, stm_white);
             }
             files >>= 1;
             f += 1;
@@ -576,7 +579,7 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: 
         // host A/B of search.rs's LMP_MOVES, -0.1% at double weight, for
         // 3.6% fewer nodes a second (`bench engine` ratio 0.964) and 196
         // bytes of flash: left out.)
-        if npm[o as usize] >= 12 {
+        if their_npm >= 12 {
             let kf = file_of(my_king);
             let kr = rank_of(my_king);
             let krr = if c == 0 { kr } else { 7 - kr };
@@ -606,7 +609,16 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: 
                 }
             }
         }
-        total += if c == 0 { t } else { -t };
+        if c != 0 {
+            total -= t;
+            break;
+        }
+        total += t;
+        c = 1;
+        core::mem::swap(&mut own, &mut opp);
+        core::mem::swap(&mut my_king, &mut their_king);
+        their_npm = next_npm;
+        files = next_files;
     }
     let _ = ctx;
     total + tempo
@@ -1337,7 +1349,9 @@ fn corner_distance(sq: Square, colour: u8) -> u8 {
 /// Mating evaluation against a bare king (white's point of view): the
 /// weak king is driven to the edge (KQK, KRK, ...) or, with bishop and
 /// knight, to a corner of the bishop's colour, its escape squares taken
-/// away; the strong king comes close.
+/// away; the strong king comes close. Out of line: inlined, the rare
+/// bare-king path took registers and frame from every evaluation.
+#[inline(never)]
 fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
     let _ = ctx;
     let (sc, wc) = if strong == 0 {
