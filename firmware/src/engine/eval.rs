@@ -554,9 +554,9 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: 
     let mut my_king = pos.king_square(Color::White);
     let mut their_king = pos.king_square(Color::Black);
     let mut their_npm = npm[1];
-    let mut next_npm = npm[0];
+    let next_npm = npm[0];
     let mut files = pi.passed[0];
-    let mut next_files = pi.passed[1];
+    let next_files = pi.passed[1];
     let mut c = 0u8;
     loop {
         let mut t = 0i16;
@@ -589,23 +589,27 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: 
                 let (r1, r2) = if c == 0 { (kr + 1, kr + 2) } else { (kr - 1, kr - 2) };
                 let near = BIT.get((r1 & 7) as usize);
                 let far = BIT.get((r2 & 7) as usize);
-                let lo = if kf > 0 { kf - 1 } else { 0 };
-                let hi = if kf < 7 { kf + 1 } else { 7 };
-                // A plain u8 loop (`lo..=hi` carries an extra exhausted flag).
-                let mut ff = lo;
-                while ff <= hi {
-                    let m = own[(ff & 7) as usize];
+                // The king's file and its neighbours on the board, unrolled
+                // (the order of the sum does not matter).
+                let shield = |k: usize| -> i16 {
+                    let m = own[k];
                     if m & near != 0 {
-                        t += w!(SHIELD_NEAR);
+                        w!(SHIELD_NEAR)
                     } else if m & far != 0 {
-                        t += w!(SHIELD_FAR);
+                        w!(SHIELD_FAR)
+                    } else if opp[k] == 0 {
+                        -w!(SHIELD_MISSING) - w!(SHIELD_OPEN)
                     } else {
-                        t -= w!(SHIELD_MISSING);
-                        if opp[(ff & 7) as usize] == 0 {
-                            t -= w!(SHIELD_OPEN);
-                        }
+                        -w!(SHIELD_MISSING)
                     }
-                    ff += 1;
+                };
+                let k = (kf & 7) as usize;
+                t += shield(k);
+                if kf > 0 {
+                    t += shield((k - 1) & 7);
+                }
+                if kf < 7 {
+                    t += shield((k + 1) & 7);
                 }
             }
         }
