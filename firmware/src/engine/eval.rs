@@ -559,7 +559,7 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: 
     let next_files = pi.passed[1];
     let mut c = 0u8;
     loop {
-        let mut t = 0i16;
+        let mut t = officers(pos, c, own, opp);
         // Passed pawns: the front pawns of the files the pawn info names.
         let mut f = 0u8;
         while files != 0 {
@@ -572,7 +572,6 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: 
             files >>= 1;
             f += 1;
         }
-        t += officers(pos, c, own, opp);
         // King shield while the enemy still has attacking material.
         // (A king-danger term, the enemy officers within two squares of
         // the king weighted and squared, measured +0.5% +/- 1.1% on the
