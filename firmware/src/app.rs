@@ -21,8 +21,11 @@ use crate::savegame::SaveError;
 use crate::tones::Sound;
 use crate::ui::{Busy, Job, LoadResult, Out, Request, Ui};
 
-/// LCD refresh period while the engine thinks.
-pub const REFRESH_MS: u32 = 250;
+/// LCD refresh period while the engine thinks. The thinking screen's
+/// clock counts whole seconds, so twice a second shows every one. Against
+/// 250 ms, `bench engine` ran the same 52,030 nodes in 0.52% fewer cycles
+/// (495,418,047 against 497,994,032).
+pub const REFRESH_MS: u32 = 500;
 /// Thinking time of a hint in a tournament game (the user's clock runs).
 pub const TOURNAMENT_HINT_MS: u32 = 5_000;
 
