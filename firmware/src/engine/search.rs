@@ -390,41 +390,24 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let p = p as usize;
         let e = &mut *self.e;
         let pos = &*self.pos;
-        let us = pos.side_to_move().index();
-        let from = m.from();
-        let to = m.to();
-        let code = pos.code_on(from);
-        let mut d = -e.ctx.psq(code, from);
-        let mut officer_taken = false;
-        if m.is_capture() {
-            let vsq = victim_square(m);
-            let vcode = pos.code_on(vsq);
-            d -= e.ctx.psq(vcode, vsq);
-            let k = kind_of(vcode);
-            if k == PAWN {
-                e.pawns[1 - us] -= 1;
-            } else {
-                officer_taken = true;
-                e.npm[1 - us] -= NPM_UNITS.get(k as usize);
+        // One man moves, maybe taking on its target: the common case in
+        // line; castling, en passant and promotions out of line, so that
+        // this path keeps fewer values across its calls.
+        let (d, officer_taken) = if m.is_simple() {
+            let from = m.from();
+            let to = m.to();
+            let code = pos.code_on(from);
+            let mut d = e.ctx.psq(code, to) - e.ctx.psq(code, from);
+            let mut officer_taken = false;
+            if m.is_capture() {
+                let vcode = pos.code_on(to);
+                d -= e.ctx.psq(vcode, to);
+                officer_taken = taken(e, vcode);
             }
-        }
-        if m.is_promotion() {
-            let p = m.promotion();
-            d += e.ctx.psq(code - PAWN + p, to);
-            e.pawns[us] -= 1;
-            e.npm[us] += NPM_UNITS.get(p as usize);
+            (d, officer_taken)
         } else {
-            d += e.ctx.psq(code, to);
-        }
-        if m.is(MoveKind::Castle) {
-            let (rf, rt) = if to > from {
-                (from + 3, from + 1)
-            } else {
-                (from - 4, from - 1)
-            };
-            let rook = pos.code_on(rf);
-            d += e.ctx.psq(rook, rt) - e.ctx.psq(rook, rf);
-        }
+            special_delta(e, pos, m)
+        };
         // The ply's slot only now: not kept across the calls above.
         let ply = &mut e.plies[p];
         ply.psq = e.psq;
@@ -1122,6 +1105,53 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         }
         best
     }
+}
+
+/// The material counts after the man `vcode` was taken; true if an officer.
+#[inline(never)]
+fn taken(e: &mut Engine, vcode: u8) -> bool {
+    let them = (vcode > BLACK_OFFSET) as usize;
+    let k = kind_of(vcode);
+    if k == PAWN {
+        e.pawns[them] -= 1;
+        false
+    } else {
+        e.npm[them] -= NPM_UNITS.get(k as usize);
+        true
+    }
+}
+
+/// [`Searcher::make`]'s score change and material counts for castling, en
+/// passant and promotions (captures among them too); true if an officer
+/// was taken.
+#[inline(never)]
+fn special_delta(e: &mut Engine, pos: &Position, m: Move) -> (i16, bool) {
+    let us = pos.side_to_move().index();
+    let from = m.from();
+    let to = m.to();
+    let code = pos.code_on(from);
+    let mut d = -e.ctx.psq(code, from);
+    let mut officer_taken = false;
+    if m.is_capture() {
+        let vsq = victim_square(m);
+        let vcode = pos.code_on(vsq);
+        d -= e.ctx.psq(vcode, vsq);
+        officer_taken = taken(e, vcode);
+    }
+    if m.is_promotion() {
+        let p = m.promotion();
+        d += e.ctx.psq(code - PAWN + p, to);
+        e.pawns[us] -= 1;
+        e.npm[us] += NPM_UNITS.get(p as usize);
+    } else {
+        d += e.ctx.psq(code, to);
+    }
+    if m.is(MoveKind::Castle) {
+        let (rf, rt) = if to > from { (from + 3, from + 1) } else { (from - 4, from - 1) };
+        let rook = pos.code_on(rf);
+        d += e.ctx.psq(rook, rt) - e.ctx.psq(rook, rf);
+    }
+    (d, officer_taken)
 }
 
 const NO_KILLERS: [Move; 2] = [Move::NONE; 2];
