@@ -820,6 +820,19 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         None
     }
 
+    /// A child of the move loop: the quiescence search straight away at
+    /// the horizon, as [`Searcher::search`] would call it, without
+    /// search's frame in between (its saves and frame set-up cost about
+    /// 100 cycles a leaf).
+    #[inline(always)]
+    fn child(&mut self, ply: u8, depth: i8, alpha: i16, beta: i16, in_check: bool, flags: u8) -> i16 {
+        if depth <= 0 {
+            self.qsearch(ply, alpha, beta, in_check as u8 | Q_CHECKS)
+        } else {
+            self.search(ply, depth, alpha, beta, in_check, flags)
+        }
+    }
+
     fn search(&mut self, ply: u8, depth: i8, alpha: i16, beta: i16, in_check: bool, flags: u8) -> i16 {
         if depth <= 0 {
             // Quiet checks for either side to move. The root side's alone
@@ -929,7 +942,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             let nd = depth - 1 + ext;
             let mut v;
             if legal == 1 {
-                v = -self.search(ply + 1, nd, -beta, -alpha, gives_check, cf);
+                v = -self.child(ply + 1, nd, -beta, -alpha, gives_check, cf);
             } else {
                 // (Host A/B as for LMP_MOVES: reducing by 2 after 6 moves
                 // from depth 4 measured -1.7% +/- 1.2%, worse at 95%;
@@ -962,7 +975,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 } else {
                     0
                 };
-                v = -self.search(ply + 1, nd - r, -alpha - 1, -alpha, gives_check, cf);
+                v = -self.child(ply + 1, nd - r, -alpha - 1, -alpha, gives_check, cf);
                 if r > 0 && v > alpha && !self.e.stopped {
                     v = -self.search(ply + 1, nd, -alpha - 1, -alpha, gives_check, cf);
                 }
