@@ -459,17 +459,38 @@ fn swap_on(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1: 
     }
 }
 
+/// The AVR's swap-offs keep their [`Removed`] map here, not on the stack:
+/// a stack array cost [`see`] and [`see_at`] a frame (the stack pointer
+/// set up and restored with interrupts off, Y saved), about 25 cycles a
+/// call. The swap-off is never re-entered (no interrupt handler runs
+/// one); the host keeps a local map (its tests run in parallel).
+#[cfg(target_arch = "avr")]
+static mut REMOVED: Removed = [0; 8];
+
+/// A cleared [`Removed`] map for one swap-off.
+#[cfg(target_arch = "avr")]
+#[inline(always)]
+fn removed_map() -> &'static mut Removed {
+    // SAFETY: one swap-off at a time uses the map (see `REMOVED`).
+    let r = unsafe { &mut *core::ptr::addr_of_mut!(REMOVED) };
+    *r = [0; 8];
+    r
+}
+
 /// Static exchange value of move `m` for the side to move (0 for a quiet
 /// move to a safe square, negative if the man is lost).
 pub fn see(pos: &Position, m: Move) -> i16 {
     let from = m.from();
     let to = m.to();
     let us = pos.side_to_move();
-    let mut removed = [0u8; 8];
-    mark(&mut removed, from);
+    #[cfg(target_arch = "avr")]
+    let removed = removed_map();
+    #[cfg(not(target_arch = "avr"))]
+    let removed = &mut [0u8; 8];
+    mark(removed, from);
     let mut on_square = SEE_VALUE.get(kind_of(pos.code_on(from)) as usize);
     let mut gain0 = if m.is(MoveKind::EnPassant) {
-        mark(&mut removed, (from & 0xF0) | (to & 0x0F));
+        mark(removed, (from & 0xF0) | (to & 0x0F));
         SEE_VALUE.get(PAWN as usize)
     } else {
         SEE_VALUE.get(kind_of(pos.code_on(to)) as usize)
@@ -479,21 +500,24 @@ pub fn see(pos: &Position, m: Move) -> i16 {
         gain0 += v - VALUE.get(PAWN as usize);
         on_square = v;
     }
-    swap(pos, to, &mut removed, gain0, on_square, us.other())
+    swap(pos, to, removed, gain0, on_square, us.other())
 }
 
 /// What `by` can win by capturing the man on `sq` (0 if nothing), i.e. the
 /// swap-off value of the square with `by` to move and free to abstain.
 pub fn see_at(pos: &Position, sq: Square, by: Color) -> i16 {
-    let mut removed = [0u8; 8];
-    let s = least_attacker(pos, sq, by, &removed);
+    #[cfg(target_arch = "avr")]
+    let removed = removed_map();
+    #[cfg(not(target_arch = "avr"))]
+    let removed = &mut [0u8; 8];
+    let s = least_attacker(pos, sq, by, removed);
     if s == NO_SQUARE {
         return 0;
     }
-    mark(&mut removed, s);
+    mark(removed, s);
     let gain0 = SEE_VALUE.get(kind_of(pos.code_on(sq)) as usize);
     let on_square = SEE_VALUE.get(kind_of(pos.code_on(s)) as usize);
-    let v = swap(pos, sq, &mut removed, gain0, on_square, by.other());
+    let v = swap(pos, sq, removed, gain0, on_square, by.other());
     if v > 0 {
         v
     } else {
