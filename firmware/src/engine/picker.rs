@@ -534,7 +534,8 @@ impl Picker {
         } else if matches!(stage, Stage::WinningCaptures | Stage::EqualCaptures | Stage::LosingCaptures)
             && self.pending != 0
         {
-            if let Some(m) = self.next_capture(pos, stage) {
+            let m = self.next_capture(pos, stage);
+            if !m.is_none() {
                 return Some((m, stage));
             }
         }
@@ -563,7 +564,8 @@ impl Picker {
                     // Tested here: most stages have no victim left, and the
                     // call's register saves cost more than the test.
                     if self.pending != 0 {
-                        if let Some(m) = self.next_capture(pos, stage) {
+                        let m = self.next_capture(pos, stage);
+                        if !m.is_none() {
                             return Some((m, stage));
                         }
                     }
@@ -786,20 +788,24 @@ impl Picker {
     }
 
     /// Next capture of the current capture stage, victims in piece-list order
-    /// (queen, rooks, bishops, knights, pawns), attackers cheapest first.
+    /// (queen, rooks, bishops, knights, pawns), attackers cheapest first;
+    /// [`Move::NONE`] when the stage has no more (a move, not an `Option`:
+    /// the AVR's assembly leaves it in the return registers).
     ///
     /// This is the host's version (the tests' reference); the AVR runs the
     /// same loop in assembly, below.
     #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
-    fn next_capture(&mut self, pos: &Position, stage: Stage) -> Option<Move> {
+    fn next_capture(&mut self, pos: &Position, stage: Stage) -> Move {
         loop {
-            let (m, by_see) = self.capture_candidate(pos, stage)?;
+            let Some((m, by_see)) = self.capture_candidate(pos, stage) else {
+                return Move::NONE;
+            };
             // The main line's move was tried first. Winning stage: a
             // dearer attacker only if the swap-off wins; losing stage:
             // only those it does not.
             if m != self.main && (!by_see || (see(pos, m) > 0) == (stage == Stage::WinningCaptures)) {
-                return Some(m);
+                return m;
             }
         }
     }
@@ -894,9 +900,8 @@ impl Picker {
     /// officers' slots cost what the rays did.)
     #[cfg(target_arch = "avr")]
     #[inline(never)]
-    fn next_capture(&mut self, pos: &Position, stage: Stage) -> Option<Move> {
-        let from: Square;
-        let t: Square;
+    fn next_capture(&mut self, pos: &Position, stage: Stage) -> Move {
+        let m: u16;
         let mode = (self.flags & CLASSES)
             | pos.side_to_move() as u8
             | match stage {
@@ -927,8 +932,9 @@ impl Picker {
                 "    ldi r17, 8",
                 "    tst r21",
                 "    brne 61f",
-                "    ldi r18, 0xFF",
-                "    rjmp 99f",
+                "    clr r24",
+                "    clr r25",
+                "    rjmp 98f",
                 "61: mov r16, r21",
                 "    neg r16",
                 "    and r21, r16",
@@ -1316,7 +1322,11 @@ impl Picker {
                 "    pop r18",
                 "    breq 99f",
                 "    rjmp 1b",
-                "99:",
+                // The move: from, to and the capture flag (none: 0).
+                "99: mov r24, r18",
+                "    mov r25, r19",
+                "    ori r25, 0x80",
+                "98:",
                 rays = sym super::eval::RAYS,
                 jumps = sym super::eval::JUMPS,
                 see = sym capture_see,
@@ -1324,23 +1334,19 @@ impl Picker {
                 directions = sym crate::chess::DIRECTIONS,
                 line = const crate::chess::LINE,
                 end = const ATTACKER_END,
-                inout("r25r24") pos as *const Position => _,
+                inout("r25r24") pos as *const Position => m,
                 inout("r23r22") self.pending,
                 inout("r20") self.cursor,
                 in("r15") mode,
                 in("r13r12") self.main.0,
-                out("r19") t,
-                out("r18") from,
+                out("r19") _,
+                out("r18") _,
                 out("r21") _,
                 inout("r14") pos.officer_end(pos.side_to_move()) | 0x80 => _,
                 out("r16") _, out("r17") _, out("X") _, out("Z") _,
             );
         }
-        if from == NO_SQUARE {
-            None
-        } else {
-            Some(Move::new(from, t, MoveKind::Normal, true))
-        }
+        Move(m)
     }
 
     /// The few-move stages (promotions, en passant, castling), out of line:
