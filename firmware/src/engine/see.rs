@@ -133,7 +133,12 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Sq
 /// in the assembly too, and r11..r17 are saved inside it only on the way
 /// to the officers' scan: the Rust wrapper then saves no register at all
 /// (it pushed eleven), and a pawn found returns at once.
+/// (The scan below maps a kind to its reach by the numbers of these bits.)
 #[cfg(target_arch = "avr")]
+const _: () = assert!(crate::chess::LINE == 3 && crate::chess::JUMP == 4);
+
+#[cfg(target_arch = "avr")]
+#[inline(never)]
 fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Square {
     let end = pos.officer_end(by);
     let r: u16;
@@ -269,12 +274,15 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Sq
             "    add r30, r21",
             "    adc r31, r1",
             "    lpm r21, Z",
-            "    ldi r30, lo8({reach})",
-            "    ldi r31, hi8({reach})",
-            "    add r30, r17",
-            "    adc r31, r1",
-            "    lpm r22, Z",
-            "    and r22, r21",
+            // The kind's reach (REACH, no table read): knights (2) jump,
+            // bishops (3) DIAGONAL, rooks (4) STRAIGHT, queens (5) LINE;
+            // a pawn in an officer slot (1) never reaches (probed above).
+            "    mov r22, r20",
+            "    subi r22, 2",
+            "    brcs 8f",
+            "    brne 11f",
+            "    ldi r22, {jump}",
+            "11: and r22, r21",
             "    andi r22, {lj}",
             "    breq 8f",
             "    cpi r22, {jump}",
@@ -367,7 +375,6 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Sq
             "    pop r11",
             "99:",
             geometry = sym crate::chess::GEOMETRY,
-            reach = sym crate::chess::REACH,
             directions = sym crate::chess::DIRECTIONS,
             lj = const crate::chess::LINE | crate::chess::JUMP,
             jump = const crate::chess::JUMP,
