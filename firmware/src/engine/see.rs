@@ -146,9 +146,10 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Sq
     // `removed`, r20 `by`, r22 `t`, r23 `end`. Pawn stage: r21 the pawn's
     // code, r26/r27 its two squares. Officers: X the list from `end`
     // down, r15 the slots left, r16 the man's square, r17 its code, r20
-    // its kind, r21 the geometry entry, r22 the reach bits then the step,
-    // r23 the walk, r13 the best square, r12 its kind, r14 `t`, r11 the
-    // king's square.
+    // our knights' code, r21 the geometry entry, r22 the reach bits then
+    // the step, r23 the walk, r13 the best square, r12 its code (one
+    // colour's codes rank as its kinds do: no kind worked out a man),
+    // r14 `t`, r11 the king's square.
     // SAFETY: `Position` is `repr(C)` with its 0x88 board at offset 0 and
     // the piece lists at 128; the scan reads the board, the list of `by`
     // and the 8-byte `removed`; r11..r17 are restored before the end.
@@ -247,7 +248,11 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Sq
             "4:  ldi r16, 0xFF",
             "    mov r13, r16",
             "    ldi r16, 6",
+            "    sbrc r20, 0",
+            "    ldi r16, 12",
             "    mov r12, r16",
+            "    subi r16, 4",
+            "    mov r20, r16",
             "    tst r15",
             "    brne 1f",
             "    rjmp 9f",
@@ -259,11 +264,7 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Sq
             "    adc r31, r1",
             "    ld r17, Z",
             "    andi r17, 0x0F",
-            "    mov r20, r17",
-            "    cpi r20, 7",
-            "    brlo 2f",
-            "    subi r20, 6",
-            "2:  cp r12, r20",
+            "    cp r12, r17",
             "    brlo 8f",
             // reach(): the geometry entry of s to t, masked by the code's.
             "    mov r21, r14",
@@ -274,11 +275,12 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Sq
             "    add r30, r21",
             "    adc r31, r1",
             "    lpm r21, Z",
-            // The kind's reach (REACH, no table read): knights (2) jump,
-            // bishops (3) DIAGONAL, rooks (4) STRAIGHT, queens (5) LINE;
-            // a pawn in an officer slot (1) never reaches (probed above).
-            "    mov r22, r20",
-            "    subi r22, 2",
+            // The kind's reach (REACH, no table read): by the code less
+            // the knight's, knights (0) jump, bishops (1) DIAGONAL, rooks
+            // (2) STRAIGHT, queens (3) LINE; a pawn in an officer slot
+            // (below) never reaches (probed above).
+            "    mov r22, r17",
+            "    sub r22, r20",
             "    brcs 8f",
             "    brne 11f",
             "    ldi r22, {jump}",
@@ -315,7 +317,12 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Sq
             "    brne 5b",
             "    rjmp 8f",
             "6:  mov r13, r16",
-            "    mov r12, r20",
+            "    movw r30, r24",
+            "    add r30, r16",
+            "    adc r31, r1",
+            "    ld r17, Z",
+            "    andi r17, 0x0F",
+            "    mov r12, r17",
             "8:  dec r15",
             "    brne 1b",
             "    rjmp 9f",
