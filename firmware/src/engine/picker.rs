@@ -69,6 +69,11 @@ crate::progmem! {
     static EQUAL_TO: [u8; 7] = [0, 2, 14, 14, 18, 26, 34];
 }
 
+/// [`Picker::slot`] in a capture stage before the AVR's
+/// [`Picker::next_capture`] has looked for our queen (then its square, 0x08
+/// for none, 0xFF for several; our officers' bound + 0x80 meanwhile).
+const QUEEN_UNSEEN: u8 = 0x80;
+
 const QUIESCENCE: u8 = 1;
 const HANG: u8 = 2;
 const CHECKS: u8 = 4;
@@ -385,7 +390,8 @@ pub struct Picker {
     /// Attacker cursor ([`next_attacker`]) or sub-step.
     cursor: u8,
     /// Piece-list slot being expanded (promotions); in the quiet stage,
-    /// its pass ([`Picker::in_pass`]).
+    /// its pass ([`Picker::in_pass`]); in the capture stages, the AVR's
+    /// note of our queen ([`QUEEN_UNSEEN`] until looked for).
     slot: u8,
     hang: [u8; 2],
     gen: MoveGen,
@@ -739,6 +745,7 @@ impl Picker {
         self.stage = stage;
         self.pending = self.victims;
         self.cursor = 0;
+        self.slot = QUEEN_UNSEEN;
     }
 
     /// Against a bare king (`slot` 1 and 2, set when the quiet stage
@@ -902,6 +909,11 @@ impl Picker {
     #[inline(never)]
     fn next_capture(&mut self, pos: &Position, stage: Stage) -> Move {
         let m: u16;
+        let queen = if self.slot == QUEEN_UNSEEN {
+            pos.officer_end(pos.side_to_move()) | 0x80
+        } else {
+            self.slot
+        };
         let mode = (self.flags & CLASSES)
             | pos.side_to_move() as u8
             | match stage {
@@ -1342,7 +1354,7 @@ impl Picker {
                 out("r19") _,
                 out("r18") _,
                 out("r21") _,
-                inout("r14") pos.officer_end(pos.side_to_move()) | 0x80 => _,
+                inout("r14") queen => self.slot,
                 out("r16") _, out("r17") _, out("X") _, out("Z") _,
             );
         }
