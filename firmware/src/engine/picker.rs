@@ -902,7 +902,8 @@ impl Picker {
     /// them skipped), 0.41% fewer cycles for 24 B. The queens' window
     /// (47,000 scans, 8 rays each, 376,000 of the 409,000 rays walked)
     /// looks at our queen's line to the victim instead, the queen found
-    /// once a call: 0.55% fewer cycles for 164 B. (Each window's queens
+    /// once a call: 0.55% fewer cycles for 164 B; once a stage, noted in
+    /// [`Picker::slot`]: 0.26% fewer. (Each window's queens
     /// from the piece list instead, 0.24% more cycles: the scan over the
     /// officers' slots cost what the rays did.)
     #[cfg(target_arch = "avr")]

@@ -12,6 +12,7 @@ use super::eval::{BIT, VALUE};
 #[cfg(not(target_arch = "avr"))]
 use super::eval::{JUMPS, RAYS};
 use super::picker::attacked_victims;
+#[cfg_attr(target_arch = "avr", allow(unused_imports))]
 use crate::chess::is_adjacent;
 #[cfg(not(target_arch = "avr"))]
 use crate::chess::{reach, JUMPS_THERE};
@@ -31,6 +32,7 @@ const MAX_SWAPS: usize = 16;
 /// Squares already used in the exchange: bit `file` of byte `rank`.
 type Removed = [u8; 8];
 
+#[cfg(not(target_arch = "avr"))]
 #[inline(always)]
 fn is_removed(removed: &Removed, s: Square) -> bool {
     removed[(rank_of(s) & 7) as usize] & BIT.get(file_of(s) as usize) != 0
@@ -43,6 +45,7 @@ fn mark(removed: &mut Removed, s: Square) {
 
 /// A pawn of `by` attacking `t` that is not `removed`, or [`NO_SQUARE`]
 /// (of two, always the same one).
+#[cfg(not(target_arch = "avr"))]
 #[inline(always)]
 fn pawn_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Square {
     let pawn = make_piece(by, PAWN);
@@ -140,6 +143,12 @@ const _: () = assert!(crate::chess::LINE == 3 && crate::chess::JUMP == 4);
 #[cfg(target_arch = "avr")]
 #[inline(never)]
 fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Square {
+    // The scan's reach of a knight, bishop, rook or queen (its code less
+    // the knight's: a jump, else that number) is REACH's.
+    debug_assert!((KNIGHT..=QUEEN).all(|k| {
+        crate::chess::REACH.get(k as usize) & (crate::chess::LINE | crate::chess::JUMP)
+            == if k == KNIGHT { crate::chess::JUMP } else { k - KNIGHT }
+    }));
     let end = pos.officer_end(by);
     let r: u16;
     // Registers: r25:r24 the position (then the result), r19:r18
