@@ -377,6 +377,22 @@ extern "C" fn capture_see(pos: &Position, m: u16) -> i16 {
     see(pos, Move(m))
 }
 
+/// A pawn of the side to move on its 7th rank? The pawn files tell at
+/// once, without the walk over the piece list (most nodes have none: the
+/// promotions stage is then not entered).
+#[inline(always)]
+fn pawn_on_seventh(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    let files = pos.pawn_files(us);
+    let mut any = 0u8;
+    let mut f = 0u8;
+    while f < 8 {
+        any |= files[f as usize];
+        f += 1;
+    }
+    any & if us == Color::White { 1 << 6 } else { 1 << 1 } != 0
+}
+
 /// The picker of one node.
 #[derive(Clone, Copy, Debug)]
 pub struct Picker {
@@ -593,8 +609,12 @@ impl Picker {
                     }
                 }
                 Stage::Promotions => {
-                    if let Some(m) = self.next_special(pos, killers, Stage::Promotions) {
-                        return Some((m, stage));
+                    // Tested before the out-of-line call: most nodes have no
+                    // pawn on the 7th.
+                    if self.slot != 1 || pawn_on_seventh(pos) {
+                        if let Some(m) = self.next_special(pos, killers, Stage::Promotions) {
+                            return Some((m, stage));
+                        }
                     }
                     self.begin_captures(Stage::EqualCaptures);
                 }
@@ -1390,20 +1410,6 @@ impl Picker {
             Color::White => (6, 16),
             Color::Black => (1, 0u8.wrapping_sub(16)),
         };
-        if self.slot == 1 {
-            // Most nodes have no pawn on the 7th: the pawn files tell at
-            // once, without the walk over the piece list.
-            let files = pos.pawn_files(us);
-            let mut any = 0u8;
-            let mut f = 0u8;
-            while f < 8 {
-                any |= files[f as usize];
-                f += 1;
-            }
-            if any & (1 << seventh) == 0 {
-                return None;
-            }
-        }
         let list = pos.piece_list(us);
         while (self.slot as usize) < 16 {
             let from = list[self.slot as usize];
