@@ -393,6 +393,15 @@ fn pawn_on_seventh(pos: &Position) -> bool {
     any & if us == Color::White { 1 << 6 } else { 1 << 1 } != 0
 }
 
+// `is_late_move` tells a queen promotion by the low byte's 0x88 alone.
+const _: () = {
+    let q = Move::new(0, 0, MoveKind::PromoteQueen, false).0 as u8 & 0x88;
+    let n = Move::new(0, 0, MoveKind::PromoteKnight, false).0 as u8 & 0x88;
+    let b = Move::new(0, 0, MoveKind::PromoteBishop, false).0 as u8 & 0x88;
+    let r = Move::new(0, 0, MoveKind::PromoteRook, false).0 as u8 & 0x88;
+    assert!(q == 0x88 && n != 0x88 && b != 0x88 && r != 0x88);
+};
+
 /// The picker of one node.
 #[derive(Clone, Copy, Debug)]
 pub struct Picker {
@@ -801,7 +810,10 @@ impl Picker {
     fn is_late_move(&self, pos: &Position, m: Move, killers: &[Move; 2]) -> bool {
         if m.is_promotion() {
             // Queen promotions had their stage; under-promotions come here.
-            return !m.is(MoveKind::PromoteQueen) && m != self.main;
+            // (The kind's two low bits, 0x88 of the low byte, tell the
+            // queen among promotions: one byte, no 16-bit constant kept
+            // in a saved register.)
+            return m.0 as u8 & 0x88 != 0x88 && m != self.main;
         }
         if m.is_capture() || m.is(MoveKind::Castle) {
             return false;
