@@ -379,8 +379,10 @@ extern "C" fn capture_see(pos: &Position, m: u16) -> i16 {
 
 /// A pawn of the side to move on its 7th rank? The pawn files tell at
 /// once, without the walk over the piece list (most nodes have none: the
-/// promotions stage is then not entered).
-#[inline(always)]
+/// promotions stage is then not entered). Out of line: inlined, the side
+/// to move was kept across [`Picker::next_stage`]'s loop (0.23% more
+/// cycles).
+#[inline(never)]
 fn pawn_on_seventh(pos: &Position) -> bool {
     let us = pos.side_to_move();
     let files = pos.pawn_files(us);
