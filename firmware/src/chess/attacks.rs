@@ -171,9 +171,13 @@ pub(crate) fn reach(code: u8, from: Square, to: Square) -> u8 {
     }
 }
 
-/// First diagonal, orthogonal and knight entries of [`DIRECTIONS`].
+/// First diagonal, orthogonal and knight entries of [`DIRECTIONS`]
+/// (the host's generator; the AVR's walks lists of its own).
+#[cfg(not(target_arch = "avr"))]
 pub(super) const DIAGONALS: u8 = 0;
+#[cfg(not(target_arch = "avr"))]
 pub(super) const ORTHOGONALS: u8 = 4;
+#[cfg(not(target_arch = "avr"))]
 pub(super) const KNIGHT_JUMPS: u8 = 8;
 
 /// (The AVR's generator steps in assembly: host only.)

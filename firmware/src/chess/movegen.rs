@@ -20,16 +20,32 @@
 
 #[cfg(not(target_arch = "avr"))]
 use super::attacks::geometry;
-use super::attacks::{is_adjacent, on_line, reach, DIAGONALS, JUMPS_THERE, KNIGHT_JUMPS, ORTHOGONALS};
+use super::attacks::{is_adjacent, on_line, reach, JUMPS_THERE};
 #[cfg(not(target_arch = "avr"))]
-use super::attacks::{step, REACH};
+use super::attacks::{step, DIAGONALS, KNIGHT_JUMPS, ORTHOGONALS, REACH};
 use super::chess_move::{promotion_kind, Move, MoveKind};
 use super::piece::*;
 use super::position::Position;
 use super::square::*;
 
 crate::progmem! {
+    /// The AVR walk's directions: the knight's, the bishop's and the
+    /// queen's (the king's too, the rook's its last four), as in
+    /// [`DIRECTIONS`](super::attacks::DIRECTIONS), each list ended by 0.
+    #[cfg_attr(not(target_arch = "avr"), allow(dead_code))]
+    static RAYS: [i8; 23] = [
+        -33, -31, -18, -14, 14, 18, 31, 33, 0, // knight
+        -17, -15, 15, 17, 0, // bishop
+        -17, -15, 15, 17, -16, -1, 1, 16, 0, // queen, king; rook from -16
+    ];
+    /// Per piece kind (index 1..=6): its first entry in [`RAYS`] | slides << 7.
+    #[cfg_attr(not(target_arch = "avr"), allow(dead_code))]
+    static RAY_START: [u8; 7] = [0, 0, 0, 9 | 0x80, 18 | 0x80, 14 | 0x80, 14];
+}
+
+crate::progmem! {
     /// Per piece kind (index 1..=6): first direction | (count / 4) << 4 | slides << 7.
+    #[cfg(not(target_arch = "avr"))]
     static PIECE_STEPS: [u8; 7] = [
         0,
         0,                                 // pawn: handled apart
@@ -62,17 +78,26 @@ const CHECKS_ONLY: u8 = 32;
 const NO_CAPTURES: u8 = 64;
 /// [`MoveGen::walk`]'s answer: the filter of the man (kind in the low
 /// bits) is to be chosen.
+#[cfg(not(target_arch = "avr"))]
 const CHOOSE: u8 = 0x80;
 
 /// Pawn sub-steps, stored in `step`.
+#[cfg(not(target_arch = "avr"))]
 const PAWN_PUSH: u8 = 0;
+#[cfg(not(target_arch = "avr"))]
 const PAWN_DOUBLE: u8 = 1;
+#[cfg(not(target_arch = "avr"))]
 const PAWN_TAKE_WEST: u8 = 2;
+#[cfg(not(target_arch = "avr"))]
 const PAWN_TAKE_EAST: u8 = 3;
+#[cfg(not(target_arch = "avr"))]
 const PAWN_END: u8 = 4;
 
 /// Resumable cursor over the pseudo-legal moves of a position.
+/// (`repr(C)`: the AVR's assembly [`MoveGen::next`] reads and writes
+/// the fields at their offsets.)
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub struct MoveGen {
     /// Piece-list slot being expanded, or [`CASTLING`] / [`DONE`].
     slot: u8,
@@ -170,12 +195,13 @@ impl MoveGen {
     /// same position on every call (moves made in between must be unmade).
     /// (Built for speed since the officers' walk is assembly: `bench
     /// engine` 0.09% fewer cycles, 4 B less; the Rust loop was slower so.)
-    #[cfg_attr(target_arch = "avr", optimize(speed))]
+    #[cfg(not(target_arch = "avr"))]
     pub fn next(&mut self, pos: &Position) -> Option<Move> {
         let mut chosen = false;
         loop {
             if self.promos > 0 || self.slot >= CASTLING {
-                return self.next_special(pos);
+                let m = self.next_special(pos);
+                return if m == 0 { None } else { Some(Move(m)) };
             }
             let (m, from, status) = self.walk(pos, chosen);
             chosen = false;
@@ -200,23 +226,25 @@ impl MoveGen {
 
     /// [`MoveGen::next`]'s promotions, castling and end, out of line:
     /// their locals weigh on none of the officers' and pawns' calls.
+    /// The move's bits, 0 for none (C ABI: the AVR's assembly
+    /// [`MoveGen::next`] calls it).
     #[inline(never)]
-    fn next_special(&mut self, pos: &Position) -> Option<Move> {
+    extern "C" fn next_special(&mut self, pos: &Position) -> u16 {
         if self.promos > 0 {
             self.promos -= 1;
             let from = pos.list_at(pos.side, self.slot);
             let to = self.ray;
             let capture = pos.board[to as usize] != EMPTY;
             let kind = promotion_kind(KNIGHT + self.promos);
-            return Some(Move::new(from, to, kind, capture));
+            return Move::new(from, to, kind, capture).0;
         }
         if self.slot == CASTLING && self.flags & (CAPTURES_ONLY | CHECKS_ONLY | NO_CAPTURES) == 0 {
             if let Some(m) = self.next_castle(pos) {
-                return Some(m);
+                return m.0;
             }
         }
         self.slot = DONE;
-        None
+        0
     }
 
     /// The officers' moves from `self.slot` on (the slot below
@@ -285,115 +313,168 @@ impl MoveGen {
         }
     }
 
-    /// [`MoveGen::walk`] by hand: the same moves, state and answers,
-    /// checked against the Rust walk on every call of `bench engine`.
+    /// [`MoveGen::next`] for the AVR: the assembly [`MoveGen::next_avr`],
+    /// its move's bits made an `Option`.
     #[cfg(target_arch = "avr")]
     #[inline(always)]
-    fn walk(&mut self, pos: &Position, chosen: bool) -> (u16, Square, u8) {
+    pub fn next(&mut self, pos: &Position) -> Option<Move> {
+        let m = Self::next_avr(self, pos);
+        if m == 0 {
+            None
+        } else {
+            Some(Move(m))
+        }
+    }
+
+    /// The host's [`MoveGen::next`] by hand (C ABI: the generator in
+    /// r25:r24, the position in r23:r22, the move's bits, 0 for none,
+    /// back in r25:r24): the officers' walk ([`MoveGen::walk`]) and the
+    /// pawns' sub-steps ([`MoveGen::next_pawn`], all of a pawn's in one
+    /// loop) in registers, calling out only to choose a man's filter
+    /// ([`MoveGen::choose_checks_filter`]) and for the promotions,
+    /// castling and the end ([`MoveGen::next_special`]). The body is
+    /// this one `asm!` with its operands where the ABI brings them, so
+    /// the compiler adds nothing but the `ret`; it saves Y itself (and
+    /// no other register: the stack bound sees one depth at every label).
+    #[cfg(target_arch = "avr")]
+    #[inline(never)]
+    extern "C" fn next_avr(&mut self, pos: &Position) -> u16 {
+        use core::mem::offset_of;
+        const SLOT: usize = offset_of!(MoveGen, slot);
+        const STEP: usize = offset_of!(MoveGen, step);
+        const RAY: usize = offset_of!(MoveGen, ray);
+        const PROMOS: usize = offset_of!(MoveGen, promos);
+        const FLAGS: usize = offset_of!(MoveGen, flags);
+        const SIDE: usize = offset_of!(Position, side);
+        const EP: usize = offset_of!(Position, ep);
+        const _: () = assert!(offset_of!(Position, lists) == 128 && offset_of!(Position, board) == 0);
         let m: u16;
-        let from: Square;
-        let status: u8;
-        // Registers: r25:r24 the position (the move on the way out), r18
-        // the slot, r19 the step, r20 the ray (the square reached while
-        // walking, the state's ray on the way out), r21 the flags (bit 7:
-        // black to move, bit 2: the filter chosen), r22 the man's square,
-        // r23 its kind, then scratch, then the answer; r17 the step, r16
-        // the man's first direction index, r15 the end of its directions,
-        // r14 the enemy king + 0x77, r13 the reach bits of its kind; T: a
-        // slider.
-        // SAFETY: `Position` is `repr(C)` with its 0x88 board at offset 0
-        // and the two 16-square piece lists after it; the walk only reads
-        // them and the flash tables.
+        // Registers: Y the generator, r25:r24 the position (the move on
+        // the way out), r18 the slot, r19 the step, r20 the ray (the
+        // square reached while walking), r21 the flags (bit 7: black to
+        // move, bit 2: the man's filter just chosen), r22 the man's
+        // square, r23 its kind, then scratch (at the top of the loop: 1
+        // the filter chosen, 2 the man to be skipped); Z the tables and
+        // the board. An officer: r0 its first entry in RAYS, r27 the
+        // step of the direction, T a slider; under DIRECT_CHECKS the
+        // slot waits in the generator, r18 the enemy king + 0x77, r26
+        // the reach bits of the kind. A pawn: r26 the square ahead, r27
+        // the step forward, T the square ahead on the last rank.
+        // SAFETY: `MoveGen` and `Position` are `repr(C)` (offsets above,
+        // the 0x88 board at 0 and the two 16-square piece lists after
+        // it); reads the position and the flash tables at in-range
+        // indices, writes the generator's fields; calls
+        // choose_checks_filter and next_special (C ABI) with the
+        // generator and the position; saves Y.
         unsafe {
             core::arch::asm!(
+                "    push r28",
+                "    push r29",
+                "    movw r28, r24",
+                "    movw r24, r22",
+                "    ldi r23, 0",
+                // The top of the loop: the state from the generator.
+                "0:  ldd r18, Y+{promos}",
+                "    tst r18",
+                "    breq 1f",
+                "    rjmp 90f",
+                "1:  ldd r18, Y+{slot}",
+                "    cpi r18, 16",
+                "    brlo 2f",
+                "    rjmp 90f",
+                "2:  ldd r19, Y+{step}",
+                "    ldd r20, Y+{ray}",
+                "    ldd r21, Y+{flags}",
+                "    movw r30, r24",
+                "    subi r30, {side_nlo}",
+                "    sbci r31, {side_nhi}",
+                "    ld r22, Z",
                 "    andi r21, 0x73",
                 "    sbrc r22, 0",
                 "    ori r21, 0x80",
                 "    sbrc r23, 0",
                 "    ori r21, 0x04",
-                "10: movw r26, r24",
-                "    subi r26, 0x80",
-                "    sbci r27, 0xFF",
+                "    sbrc r23, 1",
+                "    rjmp 81f",
+                // The man in the slot.
+                "10: movw r30, r24",
+                "    subi r30, 0x80",
+                "    sbci r31, 0xFF",
                 "    sbrc r21, 7",
-                "    adiw r26, 16",
-                "    add r26, r18",
-                "    adc r27, r1",
-                "    ld r22, X",
+                "    adiw r30, 16",
+                "    add r30, r18",
+                "    adc r31, r1",
+                "    ld r22, Z",
                 "    cpi r22, 0xFF",
-                "    brne 1f",
-                "    rjmp 80f",
-                "1:  movw r26, r24",
-                "    add r26, r22",
-                "    adc r27, r1",
-                "    ld r23, X",
+                "    brne 11f",
+                "    rjmp 81f",
+                "11: movw r30, r24",
+                "    add r30, r22",
+                "    adc r31, r1",
+                "    ld r23, Z",
                 "    andi r23, 0x0F",
                 "    cpi r23, 7",
-                "    brlo 2f",
+                "    brlo 12f",
                 "    subi r23, 6",
                 // A man starting under CHECKS_ONLY: its filter first.
-                "2:  sbrs r21, 5",
-                "    rjmp 3f",
+                "12: sbrs r21, 5",
+                "    rjmp 13f",
                 "    sbrc r21, 2",
-                "    rjmp 3f",
+                "    rjmp 13f",
                 "    tst r19",
-                "    brne 3f",
+                "    brne 13f",
                 "    cpi r20, 0xFF",
-                "    brne 3f",
-                "    ori r23, {choose}",
-                "    rjmp 97f",
-                "3:  cpi r23, 1",
-                "    brne 4f",
-                "    rjmp 97f",
-                "4:  sbrs r21, 4",
-                "    rjmp 5f",
+                "    brne 13f",
+                "    rjmp 70f",
+                "13: cpi r23, 1",
+                "    brne 14f",
+                "    rjmp 60f",
+                // An officer; under DIRECT_CHECKS the slot waits in the
+                // generator, r18 the enemy king + 0x77, r26 the reach.
+                "14: sbrs r21, 4",
+                "    rjmp 15f",
+                "    std Y+{slot}, r18",
                 "    ldi r30, lo8({reach})",
                 "    ldi r31, hi8({reach})",
                 "    add r30, r23",
                 "    adc r31, r1",
-                "    lpm r13, Z",
-                "    movw r26, r24",
-                "    subi r26, 0x80",
-                "    sbci r27, 0xFF",
+                "    lpm r26, Z",
+                "    movw r30, r24",
+                "    subi r30, 0x80",
+                "    sbci r31, 0xFF",
                 "    sbrs r21, 7",
-                "    adiw r26, 16",
-                "    ld r14, X",
-                "    ldi r16, 0x77",
-                "    add r14, r16",
-                "5:  ldi r30, lo8({steps})",
-                "    ldi r31, hi8({steps})",
+                "    adiw r30, 16",
+                "    ld r18, Z",
+                "    subi r18, 0x89",
+                "15: ldi r30, lo8({ray_start})",
+                "    ldi r31, hi8({ray_start})",
                 "    add r30, r23",
                 "    adc r31, r1",
-                "    lpm r16, Z",
-                "    bst r16, 7",
-                "    mov r23, r16",
-                "    swap r23",
-                "    andi r23, 3",
-                "    lsl r23",
-                "    lsl r23",
-                "    andi r16, 15",
-                "    add r23, r16",
-                "    mov r15, r23",
+                "    lpm r27, Z",
+                "    bst r27, 7",
+                "    andi r27, 0x7F",
+                "    mov r0, r27",
                 // The next direction, from the man or the ray's square.
-                "20: mov r23, r16",
+                "20: mov r23, r0",
                 "    add r23, r19",
-                "    cp r23, r15",
-                "    brsh 80f",
-                "    ldi r30, lo8({directions})",
-                "    ldi r31, hi8({directions})",
+                "    ldi r30, lo8({rays})",
+                "    ldi r31, hi8({rays})",
                 "    add r30, r23",
                 "    adc r31, r1",
-                "    lpm r17, Z",
+                "    lpm r27, Z",
+                "    tst r27",
+                "    breq 29f",
                 "    cpi r20, 0xFF",
                 "    brne 21f",
                 "    mov r20, r22",
-                "21: add r20, r17",
+                "21: add r20, r27",
                 "    mov r23, r20",
                 "    andi r23, 0x88",
                 "    brne 30f",
-                "    movw r26, r24",
-                "    add r26, r20",
-                "    adc r27, r1",
-                "    ld r23, X",
+                "    movw r30, r24",
+                "    add r30, r20",
+                "    adc r31, r1",
+                "    ld r23, Z",
                 "    tst r23",
                 "    brne 40f",
                 "    sbrc r21, 0",
@@ -403,14 +484,17 @@ impl MoveGen {
                 // A quiet move; a slider keeps the square as its ray.
                 "22: mov r24, r22",
                 "    mov r25, r20",
-                "    brts 99f",
+                "    brts 23f",
                 "    inc r19",
                 "    ldi r20, 0xFF",
+                "23: sbrc r21, 4",
+                "    ldd r18, Y+{slot}",
                 "    rjmp 99f",
                 "25: brts 21b",
                 "30: inc r19",
                 "31: ldi r20, 0xFF",
                 "    rjmp 20b",
+                "29: rjmp 80f",
                 // A man on the square: an enemy is a capture.
                 "40: inc r19",
                 "    sbrc r21, 4",
@@ -429,18 +513,145 @@ impl MoveGen {
                 "    ldi r20, 0xFF",
                 "    rjmp 99f",
                 // DIRECT_CHECKS: the square's geometry to the king.
-                "50: mov r23, r14",
+                "50: mov r23, r18",
                 "    sub r23, r20",
                 "    ldi r30, lo8({geometry})",
                 "    ldi r31, hi8({geometry})",
                 "    add r30, r23",
                 "    adc r31, r1",
                 "    lpm r23, Z",
-                "    and r23, r13",
+                "    and r23, r26",
                 "    brne 22b",
                 "    rjmp 25b",
-                // The next man (next_piece).
-                "80: clr r19",
+                // Captures: west (step 3 now), east (4).
+                "67: mov r23, r26",
+                "    dec r23",
+                "    sbrc r19, 2",
+                "    subi r23, 0xFE",
+                "    mov r30, r23",
+                "    andi r30, 0x88",
+                "    brne 61f",
+                "    movw r30, r24",
+                "    add r30, r23",
+                "    adc r31, r1",
+                "    ld r30, Z",
+                "    tst r30",
+                "    brne 64f",
+                "    sbrc r21, 6",
+                "    rjmp 61f",
+                "    movw r30, r24",
+                "    subi r30, {ep_nlo}",
+                "    sbci r31, {ep_nhi}",
+                "    ld r30, Z",
+                "    cp r30, r23",
+                "    brne 61f",
+                "    mov r24, r22",
+                "    ori r24, 0x88",
+                "    mov r25, r23",
+                "    ori r25, 0x80",
+                "    rjmp 99f",
+                "64: andi r30, 0x0F",
+                "    sbrs r21, 7",
+                "    subi r30, 6",
+                "    dec r30",
+                "    cpi r30, 6",
+                "    brsh 61f",
+                "    brts 68f",
+                "    sbrc r21, 6",
+                "    rjmp 61f",
+                "    mov r24, r22",
+                "    mov r25, r23",
+                "    ori r25, 0x80",
+                "    rjmp 99f",
+                // A promotion on r23: its four moves from next_special.
+                "68: mov r20, r23",
+                "    ldi r30, 4",
+                "    std Y+{promos}, r30",
+                "    rjmp 96f",
+                // A pawn (next_pawn), its sub-steps in a loop.
+                "60: ldi r27, 16",
+                "    sbrc r21, 7",
+                "    ldi r27, 0xF0",
+                "    mov r26, r22",
+                "    add r26, r27",
+                "    mov r23, r26",
+                "    andi r23, 0x70",
+                "    sbrs r21, 7",
+                "    subi r23, 0x70",
+                "    clt",
+                "    tst r23",
+                "    brne 61f",
+                "    set",
+                "61: cpi r19, 4",
+                "    brlo 62f",
+                "    rjmp 81f",
+                "62: inc r19",
+                "    cpi r19, 2",
+                "    brlo 63f",
+                "    breq 66f",
+                "    rjmp 67b",
+                // The push; blocked, no double push either.
+                "63: mov r23, r26",
+                "    andi r23, 0x88",
+                "    brne 65f",
+                "    movw r30, r24",
+                "    add r30, r26",
+                "    adc r31, r1",
+                "    ld r30, Z",
+                "    tst r30",
+                "    brne 65f",
+                "    mov r23, r26",
+                "    brts 68b",
+                "    sbrc r21, 0",
+                "    rjmp 61b",
+                "    mov r24, r22",
+                "    mov r25, r26",
+                "    rjmp 99f",
+                "65: ldi r19, 2",
+                "    rjmp 61b",
+                // The double push, from the start rank.
+                "66: sbrc r21, 0",
+                "    rjmp 61b",
+                "    mov r23, r22",
+                "    andi r23, 0x70",
+                "    sbrc r21, 7",
+                "    subi r23, 0x50",
+                "    cpi r23, 0x10",
+                "    brne 61b",
+                "    mov r23, r26",
+                "    add r23, r27",
+                "    movw r30, r24",
+                "    add r30, r23",
+                "    adc r31, r1",
+                "    ld r30, Z",
+                "    tst r30",
+                "    brne 61b",
+                "    mov r24, r22",
+                "    ori r24, 0x08",
+                "    mov r25, r23",
+                "    rjmp 99f",
+                // The man's filter (choose_checks_filter), then the top.
+                "70: std Y+{slot}, r18",
+                "    std Y+{step}, r19",
+                "    std Y+{ray}, r20",
+                "    push r24",
+                "    push r25",
+                "    mov r20, r22",
+                "    mov r18, r23",
+                "    movw r22, r24",
+                "    movw r24, r28",
+                "    call {choose}",
+                "    mov r23, r24",
+                "    pop r25",
+                "    pop r24",
+                "    tst r23",
+                "    brne 71f",
+                "    ldi r23, 2",
+                "71: rjmp 0b",
+                // An officer's directions are over; the next man (next_piece).
+                "80: sbrc r21, 4",
+                "    ldd r18, Y+{slot}",
+                "81: clr r19",
                 "    ldi r20, 0xFF",
                 "    andi r21, 0xFB",
                 "    sbrc r21, 1",
@@ -453,28 +664,44 @@ impl MoveGen {
                 "    ldi r18, 16",
                 "    breq 96f",
                 "    ldi r18, 17",
-                "96: clr r23",
-                "97: clr r24",
-                "    clr r25",
-                "99:",
-                steps = sym PIECE_STEPS,
-                directions = sym super::attacks::DIRECTIONS,
+                // The slots are over: the state back, then next_special.
+                "96: std Y+{slot}, r18",
+                "    std Y+{step}, r19",
+                "    std Y+{ray}, r20",
+                "90: movw r22, r24",
+                "    movw r24, r28",
+                "    call {special}",
+                "    rjmp 98f",
+                // A move: the state back.
+                "99: std Y+{slot}, r18",
+                "    std Y+{step}, r19",
+                "    std Y+{ray}, r20",
+                "98: pop r29",
+                "    pop r28",
+                slot = const SLOT,
+                step = const STEP,
+                ray = const RAY,
+                promos = const PROMOS,
+                flags = const FLAGS,
+                side_nlo = const (SIDE as u16).wrapping_neg() as u8,
+                side_nhi = const ((SIDE as u16).wrapping_neg() >> 8) as u8,
+                ep_nlo = const (EP as u16).wrapping_neg() as u8,
+                ep_nhi = const ((EP as u16).wrapping_neg() >> 8) as u8,
+                ray_start = sym RAY_START,
+                rays = sym RAYS,
                 geometry = sym super::attacks::GEOMETRY,
                 reach = sym super::attacks::REACH,
-                choose = const CHOOSE,
-                inout("r25r24") pos as *const Position => m,
-                inout("r18") self.slot,
-                inout("r19") self.step,
-                inout("r20") self.ray,
-                inout("r21") self.flags => _,
-                inout("r22") pos.side as u8 => from,
-                inout("r23") chosen as u8 => status,
+                choose = sym MoveGen::choose_checks_filter,
+                special = sym MoveGen::next_special,
+                inout("r25r24") self as *mut MoveGen => m,
+                inout("r23r22") pos as *const Position => _,
+                out("r18") _, out("r19") _, out("r20") _, out("r21") _,
                 out("X") _, out("Z") _,
-                out("r13") _, out("r14") _, out("r15") _, out("r16") _, out("r17") _,
             );
         }
-        (m, from, status)
+        m
     }
+
     /// The next legal move (pseudo-legal moves filtered with [`Position::is_legal`]).
     pub fn next_legal(&mut self, pos: &Position) -> Option<Move> {
         if self.flags & CHECK_KNOWN == 0 {
@@ -494,8 +721,9 @@ impl MoveGen {
     /// walk for a discovered check, on the rare men on a line with the
     /// king, is left to [`MoveGen::uncovered_filter`], called last: this
     /// function then keeps no value across a call (no registers to save).
+    /// (C ABI: the AVR's assembly [`MoveGen::next`] calls it.)
     #[inline(never)]
-    fn choose_checks_filter(&mut self, pos: &Position, from: Square, kind: u8) -> bool {
+    extern "C" fn choose_checks_filter(&mut self, pos: &Position, from: Square, kind: u8) -> bool {
         let us = pos.side;
         let king = pos.list_at(us.other(), 0);
         // False for a king.
@@ -524,6 +752,7 @@ impl MoveGen {
         checks
     }
 
+    #[cfg(not(target_arch = "avr"))]
     fn next_piece(&mut self) {
         self.step = 0;
         self.ray = NO_SQUARE;
@@ -540,8 +769,8 @@ impl MoveGen {
     /// Out of line: inlined, its locals weighed on every call of
     /// [`MoveGen::next`] (`bench engine` 0.18% more cycles, 12 B less).
     /// Built for speed: 0.08% fewer cycles, 4 B more.
+    #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
-    #[cfg_attr(target_arch = "avr", optimize(speed))]
     fn next_pawn(&mut self, pos: &Position, from: Square) -> Option<Move> {
         let us = pos.side;
         let captures_only = self.flags & CAPTURES_ONLY != 0;
@@ -904,6 +1133,22 @@ mod tests {
             return false;
         }
         pos.generates(m, pos.board[from as usize + 8])
+    }
+
+    /// The AVR walk's direction lists are the host's.
+    #[test]
+    fn rays_match_the_piece_steps() {
+        for kind in KNIGHT..=KING {
+            let info = PIECE_STEPS.get(kind as usize);
+            let start = RAY_START.get(kind as usize);
+            assert_eq!(start & 0x80, info & 0x80, "{kind}");
+            let count = ((info >> 4) & 3) * 4;
+            for k in 0..count {
+                let dir = super::super::attacks::DIRECTIONS.get(((info & 15) + k) as usize);
+                assert_eq!(RAYS.get(((start & 0x7F) + k) as usize), dir, "{kind} {k}");
+            }
+            assert_eq!(RAYS.get(((start & 0x7F) + count) as usize), 0, "{kind}");
+        }
     }
 
     /// Every move value between two squares (all kinds, with and without
