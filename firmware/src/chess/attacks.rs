@@ -123,6 +123,8 @@ pub(super) fn geometry(a: Square, b: Square) -> u8 {
 }
 
 /// Do squares `a` and `b` (distinct) share a rank, file or diagonal?
+/// (The host's generator; the AVR's tests it in assembly.)
+#[cfg(not(target_arch = "avr"))]
 #[inline(always)]
 pub(super) fn on_line(a: Square, b: Square) -> bool {
     geometry(a, b) & LINE != 0

@@ -19,8 +19,8 @@
 //! more cycles to depth 4, not played.)
 
 #[cfg(not(target_arch = "avr"))]
-use super::attacks::geometry;
-use super::attacks::{is_adjacent, on_line, reach, JUMPS_THERE};
+use super::attacks::{geometry, on_line};
+use super::attacks::{is_adjacent, reach, JUMPS_THERE};
 #[cfg(not(target_arch = "avr"))]
 use super::attacks::{step, DIAGONALS, KNIGHT_JUMPS, ORTHOGONALS, REACH};
 use super::chess_move::{promotion_kind, Move, MoveKind};
@@ -69,6 +69,7 @@ const CHECK_KNOWN: u8 = 4;
 const IN_CHECK: u8 = 8;
 /// Knights and sliders yield only quiet moves to squares from which they
 /// would attack the enemy king if the line were clear.
+#[cfg(not(target_arch = "avr"))]
 const DIRECT_CHECKS: u8 = 16;
 /// Only the quiet moves that may give check or push a pawn to the 7th
 /// ([`MoveGen::restrict_to_checks`]).
@@ -372,9 +373,8 @@ impl MoveGen {
                 "    push r29",
                 "    movw r28, r24",
                 "    movw r24, r22",
-                "    ldi r23, 0",
-                // The top of the loop: the state from the generator.
-                "0:  ldd r18, Y+{promos}",
+                // The state from the generator.
+                "    ldd r18, Y+{promos}",
                 "    tst r18",
                 "    breq 1f",
                 "    rjmp 90f",
@@ -392,10 +392,6 @@ impl MoveGen {
                 "    andi r21, 0x73",
                 "    sbrc r22, 0",
                 "    ori r21, 0x80",
-                "    sbrc r23, 0",
-                "    ori r21, 0x04",
-                "    sbrc r23, 1",
-                "    rjmp 81f",
                 // The man in the slot.
                 "10: movw r30, r24",
                 "    subi r30, 0x80",
@@ -418,8 +414,6 @@ impl MoveGen {
                 "    subi r23, 6",
                 // A man starting under CHECKS_ONLY: its filter first.
                 "12: sbrs r21, 5",
-                "    rjmp 13f",
-                "    sbrc r21, 2",
                 "    rjmp 13f",
                 "    tst r19",
                 "    brne 13f",
@@ -630,30 +624,120 @@ impl MoveGen {
                 "    ori r24, 0x08",
                 "    mov r25, r23",
                 "    rjmp 99f",
-                // The man's filter (choose_checks_filter), then the top.
-                "70: std Y+{slot}, r18",
-                "    std Y+{step}, r19",
-                "    std Y+{ray}, r20",
+                // The man's filter (choose_checks_filter): r26 the enemy
+                // king, r27 the man may check directly or (a pawn) reach
+                // the 7th; then its moves, or the next man.
+                "70: movw r30, r24",
+                "    subi r30, 0x80",
+                "    sbci r31, 0xFF",
+                "    sbrs r21, 7",
+                "    adiw r30, 16",
+                "    ld r26, Z",
+                "    andi r21, 0xEF",
+                "    clr r27",
+                "    cpi r23, 1",
+                "    brne 72f",
+                // A pawn: two or three ranks below the king on a next
+                // file, or past the 5th rank.
+                "    mov r30, r26",
+                "    andi r30, 0x70",
+                "    mov r31, r22",
+                "    andi r31, 0x70",
+                "    sub r30, r31",
+                "    sbrc r21, 7",
+                "    neg r30",
+                "    subi r30, 0x20",
+                "    cpi r30, 0x20",
+                "    brsh 71f",
+                "    mov r30, r26",
+                "    andi r30, 7",
+                "    mov r31, r22",
+                "    andi r31, 7",
+                "    sub r30, r31",
+                "    subi r30, 0xFF",
+                "    andi r30, 0xFD",
+                "    brne 71f",
+                "    ldi r27, 1",
+                "71: mov r30, r22",
+                "    sbrc r21, 7",
+                "    com r30",
+                "    andi r30, 0x70",
+                "    cpi r30, 0x50",
+                "    brlo 73f",
+                "    ldi r27, 1",
+                "    rjmp 73f",
+                // An officer: DIRECT_CHECKS; a king never checks, a
+                // bishop only on the king's colour.
+                "72: ori r21, 0x10",
+                "    cpi r23, 6",
+                "    breq 73f",
+                "    ldi r27, 1",
+                "    cpi r23, 3",
+                "    brne 73f",
+                "    mov r30, r26",
+                "    eor r30, r22",
+                "    mov r31, r30",
+                "    swap r31",
+                "    eor r30, r31",
+                "    sbrc r30, 0",
+                "    clr r27",
+                "73: ldd r30, Y+{flags}",
+                "    andi r30, 0xEF",
+                "    sbrc r21, 4",
+                "    ori r30, 0x10",
+                "    std Y+{flags}, r30",
+                // On a line with the king: a discovered check?
+                "    mov r31, r22",
+                "    sub r31, r26",
+                "    subi r31, 0x89",
+                "    ldi r30, lo8({geometry})",
+                "    add r30, r31",
+                "    ldi r31, hi8({geometry})",
+                "    adc r31, r1",
+                "    lpm r30, Z",
+                "    andi r30, {line}",
+                "    brne 75f",
+                "74: tst r27",
+                "    brne 76f",
+                "    rjmp 81f",
+                "76: rjmp 13b",
+                // uncovered_filter: all its moves if it uncovers one of
+                // our sliders (uncovers_along, C ABI).
+                "75: push r18",
+                "    push r21",
+                "    push r22",
+                "    push r23",
                 "    push r24",
                 "    push r25",
+                "    push r27",
                 "    mov r20, r22",
-                "    mov r18, r23",
-                "    movw r22, r24",
-                "    movw r24, r28",
-                "    call {choose}",
-                "    mov r23, r24",
+                "    mov r22, r26",
+                "    ldi r18, 0x80",
+                "    sbrc r21, 7",
+                "    ldi r18, 0x88",
+                "    call {uncovers_along}",
+                "    mov r30, r24",
+                "    pop r27",
                 "    pop r25",
                 "    pop r24",
-                "    tst r23",
-                "    brne 71f",
-                "    ldi r23, 2",
-                "71: rjmp 0b",
+                "    pop r23",
+                "    pop r22",
+                "    pop r21",
+                "    pop r18",
+                "    ldi r19, 0",
+                "    ldi r20, 0xFF",
+                "    tst r30",
+                "    breq 74b",
+                "    andi r21, 0xEF",
+                "    ldd r30, Y+{flags}",
+                "    andi r30, 0xEF",
+                "    std Y+{flags}, r30",
+                "    rjmp 13b",
                 // An officer's directions are over; the next man (next_piece).
                 "80: sbrc r21, 4",
                 "    ldd r18, Y+{slot}",
                 "81: clr r19",
                 "    ldi r20, 0xFF",
-                "    andi r21, 0xFB",
                 "    sbrc r21, 1",
                 "    rjmp 85f",
                 "    inc r18",
@@ -691,7 +775,8 @@ impl MoveGen {
                 rays = sym RAYS,
                 geometry = sym super::attacks::GEOMETRY,
                 reach = sym super::attacks::REACH,
-                choose = sym MoveGen::choose_checks_filter,
+                line = const super::attacks::LINE,
+                uncovers_along = sym Position::uncovers_along,
                 special = sym MoveGen::next_special,
                 inout("r25r24") self as *mut MoveGen => m,
                 inout("r23r22") pos as *const Position => _,
@@ -721,9 +806,10 @@ impl MoveGen {
     /// walk for a discovered check, on the rare men on a line with the
     /// king, is left to [`MoveGen::uncovered_filter`], called last: this
     /// function then keeps no value across a call (no registers to save).
-    /// (C ABI: the AVR's assembly [`MoveGen::next`] calls it.)
+    /// (The AVR's assembly [`MoveGen::next`] chooses by hand.)
+    #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
-    extern "C" fn choose_checks_filter(&mut self, pos: &Position, from: Square, kind: u8) -> bool {
+    fn choose_checks_filter(&mut self, pos: &Position, from: Square, kind: u8) -> bool {
         let us = pos.side;
         let king = pos.list_at(us.other(), 0);
         // False for a king.
@@ -743,6 +829,7 @@ impl MoveGen {
 
     /// [`MoveGen::choose_checks_filter`] for a man on a line with the
     /// enemy king: all its moves if it uncovers one of our sliders.
+    #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
     fn uncovered_filter(&mut self, pos: &Position, king: Square, from: Square, checks: bool) -> bool {
         if pos.uncovers(king, from, NO_SQUARE, pos.side) {
