@@ -353,14 +353,15 @@ impl MoveGen {
         // Registers: Y the generator, r25:r24 the position (the move on
         // the way out), r18 the slot, r19 the step, r20 the ray (the
         // square reached while walking), r21 the flags (bit 7: black to
-        // move, bit 2: the man's filter just chosen), r22 the man's
-        // square, r23 its kind, then scratch (at the top of the loop: 1
-        // the filter chosen, 2 the man to be skipped); Z the tables and
-        // the board. An officer: r0 its first entry in RAYS, r27 the
-        // step of the direction, T a slider; under DIRECT_CHECKS the
-        // slot waits in the generator, r18 the enemy king + 0x77, r26
-        // the reach bits of the kind. A pawn: r26 the square ahead, r27
-        // the step forward, T the square ahead on the last rank.
+        // move), r22 the man's square, r23 its kind, then scratch; Z
+        // the tables and the board. An officer: Z its direction's entry
+        // in RAYS (the list's start, low byte, waits in the generator's
+        // step), r0 the direction's step, X the board, T a slider;
+        // under DIRECT_CHECKS the slot waits in the generator, r18 the
+        // enemy king + 0x77, r19 the reach bits of the kind. A pawn:
+        // r26 the square ahead, r27 the step forward, T the square
+        // ahead on the last rank. Choosing a man's filter: r26 the
+        // enemy king, r27 the man may check.
         // SAFETY: `MoveGen` and `Position` are `repr(C)` (offsets above,
         // the 0x88 board at 0 and the two 16-square piece lists after
         // it); reads the position and the flash tables at in-range
@@ -424,7 +425,7 @@ impl MoveGen {
                 "    brne 14f",
                 "    rjmp 60f",
                 // An officer; under DIRECT_CHECKS the slot waits in the
-                // generator, r18 the enemy king + 0x77, r26 the reach.
+                // generator, r18 the enemy king + 0x77, r19 the reach.
                 "14: sbrs r21, 4",
                 "    rjmp 15f",
                 "    std Y+{slot}, r18",
@@ -440,6 +441,8 @@ impl MoveGen {
                 "    adiw r30, 16",
                 "    ld r18, Z",
                 "    subi r18, 0x89",
+                // Z the step's entry in RAYS, its list's start (low
+                // byte) waiting in the generator's step.
                 "15: ldi r30, lo8({ray_start})",
                 "    ldi r31, hi8({ray_start})",
                 "    add r30, r23",
@@ -447,74 +450,83 @@ impl MoveGen {
                 "    lpm r27, Z",
                 "    bst r27, 7",
                 "    andi r27, 0x7F",
-                "    mov r0, r27",
-                // The next direction, from the man or the ray's square.
-                "20: mov r23, r0",
-                "    add r23, r19",
                 "    ldi r30, lo8({rays})",
                 "    ldi r31, hi8({rays})",
-                "    add r30, r23",
+                "    add r30, r27",
                 "    adc r31, r1",
-                "    lpm r27, Z",
-                "    tst r27",
+                "    std Y+{step}, r30",
+                "    add r30, r19",
+                "    adc r31, r1",
+                "    mov r19, r26",
+                // The next direction, from the man or the ray's square.
+                "20: lpm r0, Z+",
+                "    tst r0",
                 "    breq 29f",
                 "    cpi r20, 0xFF",
                 "    brne 21f",
                 "    mov r20, r22",
-                "21: add r20, r27",
+                "21: add r20, r0",
                 "    mov r23, r20",
                 "    andi r23, 0x88",
                 "    brne 30f",
-                "    movw r30, r24",
-                "    add r30, r20",
-                "    adc r31, r1",
-                "    ld r23, Z",
+                "    movw r26, r24",
+                "    add r26, r20",
+                "    adc r27, r1",
+                "    ld r23, X",
                 "    tst r23",
                 "    brne 40f",
                 "    sbrc r21, 0",
                 "    rjmp 25f",
                 "    sbrc r21, 4",
                 "    rjmp 50f",
-                // A quiet move; a slider keeps the square as its ray.
+                // A quiet move; a slider keeps the square as its ray and
+                // the direction as its step, the others go on to the next.
                 "22: mov r24, r22",
                 "    mov r25, r20",
-                "    brts 23f",
-                "    inc r19",
-                "    ldi r20, 0xFF",
-                "23: sbrc r21, 4",
+                "    ldd r23, Y+{step}",
+                "    mov r19, r30",
+                "    sub r19, r23",
+                "    brtc 23f",
+                "    dec r19",
+                "    rjmp 24f",
+                "23: ldi r20, 0xFF",
+                "24: sbrc r21, 4",
                 "    ldd r18, Y+{slot}",
                 "    rjmp 99f",
                 "25: brts 21b",
-                "30: inc r19",
-                "31: ldi r20, 0xFF",
+                "30: ldi r20, 0xFF",
                 "    rjmp 20b",
                 "29: rjmp 80f",
                 // A man on the square: an enemy is a capture.
-                "40: inc r19",
-                "    sbrc r21, 4",
-                "    rjmp 31b",
+                "40: sbrc r21, 4",
+                "    rjmp 30b",
                 "    sbrc r21, 6",
-                "    rjmp 31b",
+                "    rjmp 30b",
                 "    andi r23, 0x0F",
                 "    sbrs r21, 7",
                 "    subi r23, 6",
                 "    dec r23",
                 "    cpi r23, 6",
-                "    brsh 31b",
+                "    brsh 30b",
                 "    mov r24, r22",
                 "    mov r25, r20",
                 "    ori r25, 0x80",
                 "    ldi r20, 0xFF",
+                "    ldd r23, Y+{step}",
+                "    mov r19, r30",
+                "    sub r19, r23",
                 "    rjmp 99f",
                 // DIRECT_CHECKS: the square's geometry to the king.
-                "50: mov r23, r18",
+                "50: movw r26, r30",
+                "    mov r23, r18",
                 "    sub r23, r20",
                 "    ldi r30, lo8({geometry})",
                 "    ldi r31, hi8({geometry})",
                 "    add r30, r23",
                 "    adc r31, r1",
                 "    lpm r23, Z",
-                "    and r23, r26",
+                "    movw r30, r26",
+                "    and r23, r19",
                 "    brne 22b",
                 "    rjmp 25b",
                 // Captures: west (step 3 now), east (4).
