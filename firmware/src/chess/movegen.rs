@@ -351,7 +351,8 @@ impl MoveGen {
         const _: () = assert!(offset_of!(Position, lists) == 128 && offset_of!(Position, board) == 0);
         let m: u16;
         // Registers: Y the generator, r25:r24 the position (the move on
-        // the way out), r18 the slot, r19 the step, r20 the ray (the
+        // the way out), r18 the slot (its list entry's offset in the
+        // position while walking), r19 the step, r20 the ray (the
         // square reached while walking), r21 the flags (bit 7: black to
         // move), r22 the man's square, r23 its kind, then scratch; Z
         // the tables and the board. An officer: Z its direction's entry
@@ -391,14 +392,14 @@ impl MoveGen {
                 "    sbci r31, {side_nhi}",
                 "    ld r22, Z",
                 "    andi r21, 0x73",
+                "    subi r18, 0x80",
                 "    sbrc r22, 0",
                 "    ori r21, 0x80",
-                // The man in the slot.
+                "    sbrc r22, 0",
+                "    subi r18, 0xF0",
+                // The man in the slot (r18 its entry's offset in the
+                // position, 0x80 + 16 * side + slot, till the way out).
                 "10: movw r30, r24",
-                "    subi r30, 0x80",
-                "    sbci r31, 0xFF",
-                "    sbrc r21, 7",
-                "    adiw r30, 16",
                 "    add r30, r18",
                 "    adc r31, r1",
                 "    ld r22, Z",
@@ -573,6 +574,7 @@ impl MoveGen {
                 "68: mov r20, r23",
                 "    ldi r30, 4",
                 "    std Y+{promos}, r30",
+                "    andi r18, 0x0F",
                 "    rjmp 96f",
                 // A pawn (next_pawn), its sub-steps in a loop.
                 "60: ldi r27, 16",
@@ -753,11 +755,13 @@ impl MoveGen {
                 "    sbrc r21, 1",
                 "    rjmp 85f",
                 "    inc r18",
-                "    cpi r18, 16",
-                "    brsh 96f",
+                "    mov r23, r18",
+                "    andi r23, 0x0F",
+                "    breq 86f",
                 "    rjmp 10b",
-                "85: tst r18",
-                "    ldi r18, 16",
+                "85: mov r23, r18",
+                "    andi r23, 0x0F",
+                "86: ldi r18, 16",
                 "    breq 96f",
                 "    ldi r18, 17",
                 // The slots are over: the state back, then next_special.
@@ -769,7 +773,8 @@ impl MoveGen {
                 "    call {special}",
                 "    rjmp 98f",
                 // A move: the state back.
-                "99: std Y+{slot}, r18",
+                "99: andi r18, 0x0F",
+                "    std Y+{slot}, r18",
                 "    std Y+{step}, r19",
                 "    std Y+{ray}, r20",
                 "98: pop r29",
