@@ -650,10 +650,6 @@ impl Position {
                 "70: ld r23, X+",
                 "    cpi r23, 0xFF",
                 "    breq 79b",
-                "    cp r23, r14",
-                "    breq 79b",
-                "    cp r23, r16",
-                "    breq 79b",
                 // reach(): the geometry entry masked by the man's reach.
                 "    mov r0, r19",
                 "    sub r0, r23",
@@ -662,9 +658,14 @@ impl Position {
                 "    add r30, r0",
                 "    adc r31, r1",
                 "    lpm r0, Z",
-                // (No line and no jump: skip the board and REACH reads.)
+                // (No line and no jump: skip the board and REACH reads,
+                // and the tests of `filled` and `vacated2`.)
                 "    mov r20, r0",
                 "    andi r20, {lj}",
+                "    breq 79b",
+                "    cp r23, r14",
+                "    breq 79b",
+                "    cp r23, r16",
                 "    breq 79b",
                 "    mov r20, r23",
                 "    andi r20, 0x7F",
