@@ -1083,7 +1083,7 @@ impl Position {
     pub fn is_legal_given_check(&self, m: Move, in_check: bool) -> bool {
         use core::mem::offset_of;
         const SIDE: usize = offset_of!(Position, side);
-        const _: () = assert!(offset_of!(Position, lists) == 128);
+        const _: () = assert!(offset_of!(Position, lists) == 128 && SIDE - 128 < 64);
         let r: u8;
         // Registers: r25:r24 the position, r23:r22 the move (kept for
         // king_safe_after), r20 `in_check` (at the end the answer); r21
@@ -1101,16 +1101,12 @@ impl Position {
                 "    sbrs r23, 3",
                 "    rjmp 80f",
                 "1:  movw r30, r24",
-                "    subi r30, {side_nlo}",
-                "    sbci r31, {side_nhi}",
-                "    ld r21, Z",
-                "    mov r26, r21",
-                "    swap r26",
-                "    subi r26, 0x80",
-                "    movw r30, r24",
-                "    add r30, r26",
-                "    adc r31, r1",
+                "    subi r30, 0x80",
+                "    sbci r31, 0xFF",
+                "    ldd r21, Z+{side_l}",
                 "    ld r26, Z",
+                "    sbrc r21, 0",
+                "    ldd r26, Z+16",
                 // The king moves: the exact test.
                 "    mov r19, r22",
                 "    andi r19, 0x77",
@@ -1160,8 +1156,7 @@ impl Position {
                 "    rjmp 99f",
                 "90: ldi r20, 1",
                 "99:",
-                side_nlo = const (SIDE as u16).wrapping_neg() as u8,
-                side_nhi = const ((SIDE as u16).wrapping_neg() >> 8) as u8,
+                side_l = const SIDE - 128,
                 line = const super::attacks::LINE,
                 geometry = sym super::attacks::GEOMETRY,
                 uncovers_along = sym Position::uncovers_along,
