@@ -238,7 +238,7 @@ impl Position {
     fn in_check_after_avr(&self, m: Move) -> bool {
         use core::mem::offset_of;
         const SIDE: usize = offset_of!(Position, side);
-        const _: () = assert!(offset_of!(Position, lists) == 128);
+        const _: () = assert!(offset_of!(Position, lists) == 128 && SIDE - 128 < 64);
         let r: u8;
         // Registers: r25:r24 the position; r22 `from`, r23 `to`; r19 the
         // side to move (the king's), r18 the king's square; r21 the
@@ -251,16 +251,12 @@ impl Position {
         unsafe {
             core::arch::asm!(
                 "    movw r30, r24",
-                "    subi r30, {side_nlo}",
-                "    sbci r31, {side_nhi}",
-                "    ld r19, Z",
-                "    mov r26, r19",
-                "    swap r26",
-                "    subi r26, 0x80",
-                "    movw r30, r24",
-                "    add r30, r26",
-                "    adc r31, r1",
+                "    subi r30, 0x80",
+                "    sbci r31, 0xFF",
+                "    ldd r19, Z+{side_l}",
                 "    ld r18, Z",
+                "    sbrc r19, 0",
+                "    ldd r18, Z+16",
                 "    andi r22, 0x77",
                 "    andi r23, 0x77",
                 "    movw r30, r24",
@@ -341,8 +337,7 @@ impl Position {
                 "    rjmp 99f",
                 "90: ldi r20, 1",
                 "99:",
-                side_nlo = const (SIDE as u16).wrapping_neg() as u8,
-                side_nhi = const ((SIDE as u16).wrapping_neg() >> 8) as u8,
+                side_l = const SIDE - 128,
                 line = const LINE,
                 geometry = sym GEOMETRY,
                 reach = sym REACH,
