@@ -146,6 +146,8 @@ pub(crate) fn is_adjacent(a: Square, b: Square) -> bool {
 }
 
 /// The 0x88 step from `a` towards `b`, which lies on a line through `a`.
+/// (The host's; the AVR's assembly steps by hand.)
+#[cfg(not(target_arch = "avr"))]
 #[inline(always)]
 pub(super) fn direction(a: Square, b: Square) -> u8 {
     entry_step(geometry_entry(a, b))
@@ -357,6 +359,7 @@ impl Position {
     /// promotion) give check? Exact: the man lands where it attacks the
     /// enemy king (its old square counting as empty), or it leaves a line
     /// through the king and uncovers one of our sliders.
+    #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
     pub fn gives_check(&self, m: Move) -> bool {
         let us = self.side;
@@ -367,10 +370,138 @@ impl Position {
         self.attacks_king(code, to, king, us, from) || self.uncovers(king, from, to, us)
     }
 
+    /// [`Position::gives_check`] in assembly, as
+    /// [`Position::in_check_after`]'s: the man of `from` on `to`
+    /// attacking the enemy king (`attacks_king`, its `scan` passing
+    /// over `from`), then the line through `from` (`uncovers`).
+    #[cfg(target_arch = "avr")]
+    #[inline(never)]
+    pub fn gives_check(&self, m: Move) -> bool {
+        use core::mem::offset_of;
+        const SIDE: usize = offset_of!(Position, side);
+        const _: () = assert!(offset_of!(Position, lists) == 128 && SIDE - 128 < 64);
+        let r: u8;
+        // Registers: r25:r24 the position; r22 `from`, r23 `to`; r19 the
+        // side to move (the mover's), r18 the enemy king's square; r21
+        // the reach, then the step; r20 the geometry entry, at the end
+        // the answer.
+        // SAFETY: reads the board at on-board squares, the enemy king's
+        // list entry, the side, and the flash tables GEOMETRY, REACH and
+        // DIRECTIONS at in-range indices; calls uncovers_along (C ABI)
+        // with its arguments.
+        unsafe {
+            core::arch::asm!(
+                "    movw r30, r24",
+                "    subi r30, 0x80",
+                "    sbci r31, 0xFF",
+                "    ldd r19, Z+{side_l}",
+                "    ldd r18, Z+16",
+                "    sbrc r19, 0",
+                "    ld r18, Z",
+                "    andi r22, 0x77",
+                "    andi r23, 0x77",
+                "    movw r30, r24",
+                "    add r30, r22",
+                "    adc r31, r1",
+                "    ld r21, Z",
+                "    andi r21, 0x0F",
+                // attacks_king(): the geometry from `to` to the king,
+                // masked by the man's reach.
+                "    mov r20, r18",
+                "    sub r20, r23",
+                "    subi r20, 0x89",
+                "    ldi r30, lo8({geometry})",
+                "    ldi r31, hi8({geometry})",
+                "    add r30, r20",
+                "    adc r31, r1",
+                "    lpm r20, Z",
+                "    ldi r30, lo8({reach})",
+                "    ldi r31, hi8({reach})",
+                "    add r30, r21",
+                "    adc r31, r1",
+                "    lpm r21, Z",
+                "    and r21, r20",
+                "    andi r21, 0x0F",
+                "    breq 20f",
+                // A pawn's diagonal: forwards only (White's up, when
+                // White, r19 = 0, is to move).
+                "    sbrs r21, 3",
+                "    rjmp 11f",
+                "    cp r23, r18",
+                "    sbrs r19, 0",
+                "    rjmp 12f",
+                "    brlo 20f",
+                "    rjmp 11f",
+                "12: brsh 20f",
+                "11: andi r21, {line}",
+                "    breq 90f",
+                // scan(): the first man from `to` towards the king,
+                // `from` counting as empty.
+                "    swap r20",
+                "    andi r20, 0x0F",
+                "    ldi r30, lo8({directions})",
+                "    ldi r31, hi8({directions})",
+                "    add r30, r20",
+                "    adc r31, r1",
+                "    lpm r21, Z",
+                "    mov r26, r23",
+                "13: add r26, r21",
+                "    cp r26, r22",
+                "    breq 13b",
+                "    mov r20, r26",
+                "    andi r20, 0x7F",
+                "    movw r30, r24",
+                "    add r30, r20",
+                "    adc r31, r1",
+                "    ld r20, Z",
+                "    tst r20",
+                "    breq 13b",
+                "    cp r26, r18",
+                "    breq 90f",
+                // uncovers(): `from` on a line from the king?
+                "20: mov r20, r22",
+                "    sub r20, r18",
+                "    subi r20, 0x89",
+                "    ldi r30, lo8({geometry})",
+                "    ldi r31, hi8({geometry})",
+                "    add r30, r20",
+                "    adc r31, r1",
+                "    lpm r20, Z",
+                "    andi r20, {line}",
+                "    breq 80f",
+                "    mov r20, r22",
+                "    mov r22, r18",
+                "    mov r18, r23",
+                "    sbrc r19, 0",
+                "    ori r18, 8",
+                "    call {uncovers_along}",
+                "    mov r20, r24",
+                "    rjmp 99f",
+                "80: clr r20",
+                "    rjmp 99f",
+                "90: ldi r20, 1",
+                "99:",
+                side_l = const SIDE - 128,
+                line = const LINE,
+                geometry = sym GEOMETRY,
+                reach = sym REACH,
+                directions = sym DIRECTIONS,
+                uncovers_along = sym Position::uncovers_along,
+                inout("r25r24") self as *const Position => _,
+                inout("r23r22") m.0 => _,
+                out("r20") r,
+                out("r18") _, out("r19") _, out("r21") _,
+                out("X") _, out("Z") _,
+            );
+        }
+        r != 0
+    }
+
     /// Would a man of piece code `code` (of side `by`) on `to` attack
     /// `king`, with `skip` counting as empty? A pawn forwards only, a
     /// slider through empty squares; kings never. Inlined: a call costs
     /// both callers 0.5% of the search.
+    #[cfg(not(target_arch = "avr"))]
     #[inline(always)]
     fn attacks_king(&self, code: u8, to: Square, king: Square, by: Color, skip: Square) -> bool {
         let g = geometry(to, king) & REACH.get(code as usize);
@@ -528,6 +659,7 @@ impl Position {
 
     /// From `a` towards `b` (on a line through `a`), the first occupied
     /// square, `skip` counting as empty.
+    #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
     fn scan(&self, a: Square, b: Square, skip: Square) -> Square {
         let dir = direction(a, b);
