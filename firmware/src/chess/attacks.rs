@@ -686,9 +686,10 @@ impl Position {
     /// call in `bench engine` against 289, most of it the officer scan,
     /// which skips a man on no line or jump with `sq` before reading the
     /// board and REACH.
+    /// (C ABI: the assembly king_safe_after calls it.)
     #[cfg(target_arch = "avr")]
     #[inline(never)]
-    pub(super) fn attacked_after(
+    pub(super) extern "C" fn attacked_after(
         &self,
         sq: Square,
         by: Color,

@@ -1220,6 +1220,7 @@ impl Position {
     /// The exact test: is the king attacked once `m` is on the board?
     /// Not inlined: its call of `attacked_after` made the pin test above,
     /// the common case, save and restore three registers.
+    #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
     extern "C" fn king_safe_after(&self, m: Move) -> bool {
         let us = self.side;
@@ -1233,6 +1234,73 @@ impl Position {
             NO_SQUARE
         };
         !self.attacked_after(target, us.other(), from, captured_ep, to)
+    }
+
+    /// [`Position::king_safe_after`] for the AVR (C ABI: the position
+    /// in r25:r24, the move in r23:r22, the answer in r24): the
+    /// arguments of [`Position::attacked_after`] (C ABI too) put where
+    /// it takes them, r14 and r16 saved around the call.
+    #[cfg(target_arch = "avr")]
+    #[inline(never)]
+    extern "C" fn king_safe_after(&self, m: Move) -> bool {
+        use core::mem::offset_of;
+        const SIDE: usize = offset_of!(Position, side);
+        const _: () = assert!(offset_of!(Position, lists) == 128 && SIDE - 128 < 64);
+        let r: u16;
+        // Registers: r25:r24 the position; r22 `from` (then the square
+        // to test), r23 `to`; r20 the side to move (then `by`), r21 its
+        // king; r18 `vacated1`, r16 `vacated2`, r14 `filled`.
+        // SAFETY: reads the side and the king's list entry; calls
+        // attacked_after (C ABI) with its arguments; saves r14 and r16.
+        unsafe {
+            core::arch::asm!(
+                "    push r14",
+                "    push r16",
+                // En passant (kind 3): the victim beside `from`, on `to`'s file.
+                "    ldi r16, 0xFF",
+                "    mov r18, r22",
+                "    andi r18, 0x88",
+                "    cpi r18, 0x88",
+                "    brne 1f",
+                "    sbrc r23, 3",
+                "    rjmp 1f",
+                "    mov r16, r22",
+                "    andi r16, 0x70",
+                "    mov r18, r23",
+                "    andi r18, 0x07",
+                "    or r16, r18",
+                "1:  andi r22, 0x77",
+                "    andi r23, 0x77",
+                "    movw r30, r24",
+                "    subi r30, 0x80",
+                "    sbci r31, 0xFF",
+                "    ldd r20, Z+{side_l}",
+                "    ld r21, Z",
+                "    sbrc r20, 0",
+                "    ldd r21, Z+16",
+                "    mov r14, r23",
+                "    mov r18, r22",
+                "    mov r22, r21",
+                "    cp r18, r21",
+                "    brne 2f",
+                "    mov r22, r23",
+                "2:  ldi r19, 1",
+                "    eor r20, r19",
+                "    call {attacked_after}",
+                "    ldi r18, 1",
+                "    eor r24, r18",
+                "    pop r16",
+                "    pop r14",
+                side_l = const SIDE - 128,
+                attacked_after = sym Position::attacked_after,
+                inout("r25r24") self as *const Position => r,
+                inout("r23r22") m.0 => _,
+                out("r18") _, out("r19") _, out("r20") _, out("r21") _,
+                out("X") _, out("Z") _,
+            );
+        }
+        // SAFETY: attacked_after's bool, flipped: 0 or 1.
+        unsafe { core::mem::transmute::<u8, bool>(r as u8) }
     }
 
     /// Is `m` legal here? Safe for any move value (killers, user input).
