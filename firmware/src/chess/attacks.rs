@@ -241,11 +241,11 @@ impl Position {
         use core::mem::offset_of;
         const SIDE: usize = offset_of!(Position, side);
         const _: () = assert!(offset_of!(Position, lists) == 128 && SIDE - 128 < 64);
-        let r: u8;
-        // Registers: r25:r24 the position; r22 `from`, r23 `to`; r19 the
-        // side to move (the king's), r18 the king's square; r21 the
-        // reach, then the step; r20 the geometry entry, at the end the
-        // answer.
+        let r: u16;
+        // Registers: r25:r24 the position (r24 at the end the answer);
+        // r22 `from`, r23 `to`; r19 the side to move (the king's), r18
+        // the king's square; r21 the reach, then the step; r20 the
+        // geometry entry.
         // SAFETY: reads the board at on-board squares, the king's list
         // entry, the side, and the flash tables GEOMETRY, REACH and
         // DIRECTIONS at in-range indices; calls uncovers_along (C ABI)
@@ -333,11 +333,10 @@ impl Position {
                 "    sbrc r19, 0",
                 "    ldi r18, 0x80",
                 "    call {uncovers_along}",
-                "    mov r20, r24",
                 "    rjmp 99f",
-                "80: clr r20",
+                "80: clr r24",
                 "    rjmp 99f",
-                "90: ldi r20, 1",
+                "90: ldi r24, 1",
                 "99:",
                 side_l = const SIDE - 128,
                 line = const LINE,
@@ -345,14 +344,15 @@ impl Position {
                 reach = sym REACH,
                 directions = sym DIRECTIONS,
                 uncovers_along = sym Position::uncovers_along,
-                inout("r25r24") self as *const Position => _,
+                inout("r25r24") self as *const Position => r,
                 inout("r23r22") m.0 => _,
-                out("r20") r,
+                out("r20") _,
                 out("r18") _, out("r19") _, out("r21") _,
                 out("X") _, out("Z") _,
             );
         }
-        r != 0
+        // SAFETY: the answer byte is 0 or 1.
+        unsafe { core::mem::transmute::<u8, bool>(r as u8) }
     }
 
     /// Does the quiet move `m` (not yet made; no castling, en passant or
@@ -380,11 +380,11 @@ impl Position {
         use core::mem::offset_of;
         const SIDE: usize = offset_of!(Position, side);
         const _: () = assert!(offset_of!(Position, lists) == 128 && SIDE - 128 < 64);
-        let r: u8;
-        // Registers: r25:r24 the position; r22 `from`, r23 `to`; r19 the
-        // side to move (the mover's), r18 the enemy king's square; r21
-        // the reach, then the step; r20 the geometry entry, at the end
-        // the answer.
+        let r: u16;
+        // Registers: r25:r24 the position (r24 at the end the answer);
+        // r22 `from`, r23 `to`; r19 the side to move (the mover's), r18
+        // the enemy king's square; r21 the reach, then the step; r20 the
+        // geometry entry.
         // SAFETY: reads the board at on-board squares, the enemy king's
         // list entry, the side, and the flash tables GEOMETRY, REACH and
         // DIRECTIONS at in-range indices; calls uncovers_along (C ABI)
@@ -475,11 +475,10 @@ impl Position {
                 "    sbrc r19, 0",
                 "    ori r18, 8",
                 "    call {uncovers_along}",
-                "    mov r20, r24",
                 "    rjmp 99f",
-                "80: clr r20",
+                "80: clr r24",
                 "    rjmp 99f",
-                "90: ldi r20, 1",
+                "90: ldi r24, 1",
                 "99:",
                 side_l = const SIDE - 128,
                 line = const LINE,
@@ -487,14 +486,15 @@ impl Position {
                 reach = sym REACH,
                 directions = sym DIRECTIONS,
                 uncovers_along = sym Position::uncovers_along,
-                inout("r25r24") self as *const Position => _,
+                inout("r25r24") self as *const Position => r,
                 inout("r23r22") m.0 => _,
-                out("r20") r,
+                out("r20") _,
                 out("r18") _, out("r19") _, out("r21") _,
                 out("X") _, out("Z") _,
             );
         }
-        r != 0
+        // SAFETY: the answer byte is 0 or 1.
+        unsafe { core::mem::transmute::<u8, bool>(r as u8) }
     }
 
     /// Would a man of piece code `code` (of side `by`) on `to` attack
@@ -537,9 +537,9 @@ impl Position {
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     pub(super) extern "C" fn uncovers_along(&self, king: Square, from: Square, to_by: u8) -> bool {
-        let r: u8;
-        // Registers: r25:r24 the position; r22 the walk (from `king`),
-        // r20 `from` (at the end the answer), r18 `to_by`, r23 `to`; r19
+        let r: u16;
+        // Registers: r25:r24 the position (r24 at the end the answer);
+        // r22 the walk (from `king`), r20 `from`, r18 `to_by`, r23 `to`; r19
         // the line's geometry bits, r21 its step; r26 the board byte.
         // SAFETY: reads the board at on-board squares and the flash
         // tables GEOMETRY, DIRECTIONS and REACH at in-range indices.
@@ -594,23 +594,24 @@ impl Position {
                 "    lpm r26, Z",
                 "    and r26, r19",
                 "    breq 8f",
-                "    ldi r20, 1",
+                "    ldi r24, 1",
                 "    rjmp 9f",
-                "8:  clr r20",
+                "8:  clr r24",
                 "9:",
                 geometry = sym GEOMETRY,
                 directions = sym DIRECTIONS,
                 reach = sym REACH,
                 line = const LINE,
-                in("r25r24") self as *const Position,
+                inout("r25r24") self as *const Position => r,
                 inout("r22") king => _,
-                inout("r20") from => r,
+                inout("r20") from => _,
                 in("r18") to_by,
                 out("r19") _, out("r21") _, out("r23") _, out("r26") _,
                 out("Z") _,
             );
         }
-        r != 0
+        // SAFETY: the answer byte is 0 or 1.
+        unsafe { core::mem::transmute::<u8, bool>(r as u8) }
     }
 
     /// [`Position::uncovers_along`] for the host (the AVR's reference).
@@ -700,9 +701,9 @@ impl Position {
         use core::mem::offset_of;
         const OE: usize = offset_of!(Position, officer_end);
         const _: () = assert!(offset_of!(Position, lists) == 128);
-        let r: u8;
-        // Registers: r25:r24 the position; r22 `sq`, r20 `by` (then a
-        // temporary, at the end the answer), r18 `vacated1`, r16
+        let r: u16;
+        // Registers: r25:r24 the position (r24 at the end the answer);
+        // r22 `sq`, r20 `by` (then a temporary), r18 `vacated1`, r16
         // `vacated2`, r14 `filled`; X walks the piece list, r21 counts
         // its slots, r23 the man's square, r19 `sq + 0x77` (the geometry
         // index of `sq` less the man's square), r0 the geometry entry,
@@ -755,7 +756,7 @@ impl Position {
                 "    subi r21, 0xFF",
                 "    cpi r21, 3",
                 "    brsh 64f",
-                "90: ldi r20, 1",
+                "90: ldi r24, 1",
                 "    rjmp 99f",
                 // Slots 1 up to the officer bound.
                 "64: movw r30, r24",
@@ -840,7 +841,7 @@ impl Position {
                 "    tst r23",
                 "    breq 71b",
                 "    rjmp 79b",
-                "80: clr r20",
+                "80: clr r24",
                 "    rjmp 99f",
                 // A pawn of code r19 on square r23, which is on the board
                 // and neither `filled` nor `vacated2`? Z set if so.
@@ -870,9 +871,9 @@ impl Position {
                 geometry = sym GEOMETRY,
                 reach = sym REACH,
                 directions = sym DIRECTIONS,
-                in("r25r24") self as *const Position,
+                inout("r25r24") self as *const Position => r,
                 in("r22") sq,
-                inout("r20") by as u8 => r,
+                inout("r20") by as u8 => _,
                 in("r18") vacated1,
                 in("r16") vacated2,
                 in("r14") filled,
@@ -880,7 +881,8 @@ impl Position {
                 out("X") _, out("Z") _,
             );
         }
-        r != 0
+        // SAFETY: the answer byte is 0 or 1.
+        unsafe { core::mem::transmute::<u8, bool>(r as u8) }
     }
 
     /// [`Position::attacked_after`]: the host's (and the reference of the

@@ -1110,9 +1110,9 @@ impl Position {
         use core::mem::offset_of;
         const SIDE: usize = offset_of!(Position, side);
         const _: () = assert!(offset_of!(Position, lists) == 128 && SIDE - 128 < 64);
-        let r: u8;
-        // Registers: r25:r24 the position, r23:r22 the move (kept for
-        // king_safe_after), r20 `in_check` (at the end the answer); r21
+        let r: u16;
+        // Registers: r25:r24 the position (r24 at the end the answer),
+        // r23:r22 the move (kept for king_safe_after), r20 `in_check`; r21
         // the side to move, r26 its king's square, r19 `from`.
         // SAFETY: reads the side, the king's list entry and the flash
         // table GEOMETRY; calls uncovers_along and king_safe_after (C
@@ -1159,7 +1159,7 @@ impl Position {
                 "    mov r22, r26",
                 "    call {uncovers_along}",
                 "    ldi r20, 1",
-                "    eor r20, r24",
+                "    eor r24, r20",
                 "    rjmp 99f",
                 // In check, a man other than the king must land on a line
                 // or a jump from the king.
@@ -1175,26 +1175,26 @@ impl Position {
                 "    lpm r19, Z",
                 "    andi r19, 0x0F",
                 "    brne 80f",
-                "    clr r20",
+                "    clr r24",
                 "    rjmp 99f",
                 "80: call {king_safe_after}",
-                "    mov r20, r24",
                 "    rjmp 99f",
-                "90: ldi r20, 1",
+                "90: ldi r24, 1",
                 "99:",
                 side_l = const SIDE - 128,
                 line = const super::attacks::LINE,
                 geometry = sym super::attacks::GEOMETRY,
                 uncovers_along = sym Position::uncovers_along,
                 king_safe_after = sym Position::king_safe_after,
-                inout("r25r24") self as *const Position => _,
+                inout("r25r24") self as *const Position => r,
                 inout("r23r22") m.0 => _,
-                inout("r20") in_check as u8 => r,
+                inout("r20") in_check as u8 => _,
                 out("r18") _, out("r19") _, out("r21") _,
                 out("X") _, out("Z") _,
             );
         }
-        r != 0
+        // SAFETY: the answer byte is 0 or 1.
+        unsafe { core::mem::transmute::<u8, bool>(r as u8) }
     }
 
     /// [`Position::is_legal_given_check`] for the host (the AVR's reference).
