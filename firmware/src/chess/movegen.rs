@@ -398,7 +398,6 @@ impl MoveGen {
                 "    subi r30, {side_nlo}",
                 "    sbci r31, {side_nhi}",
                 "    ld r22, Z",
-                "    andi r21, 0x73",
                 "    subi r18, 0x80",
                 "    sbrc r22, 0",
                 "    ori r21, 0x80",
@@ -418,8 +417,7 @@ impl MoveGen {
                 "    adc r31, r1",
                 "    ld r23, Z",
                 "    andi r23, 0x0F",
-                "    cpi r23, 7",
-                "    brlo 12f",
+                "    sbrc r21, 7",
                 "    subi r23, 6",
                 // A man starting under CHECKS_ONLY: its filter first.
                 "12: sbrs r21, 5",
