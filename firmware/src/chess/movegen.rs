@@ -382,13 +382,13 @@ impl MoveGen {
                 "    push r29",
                 "    movw r28, r24",
                 "    movw r24, r22",
-                // The state from the generator.
-                "    ldd r18, Y+{promos}",
-                "    tst r18",
-                "    breq 1f",
-                "    rjmp 90f",
-                "1:  ldd r18, Y+{slot}",
-                "    cpi r18, 16",
+                // The state from the generator; promotions pending (up
+                // to 4) or the slots over: next_special's.
+                "    ldd r18, Y+{slot}",
+                "    ldd r19, Y+{promos}",
+                "    swap r19",
+                "    or r19, r18",
+                "    cpi r19, 16",
                 "    brlo 2f",
                 "    rjmp 90f",
                 "2:  ldd r19, Y+{step}",
@@ -700,13 +700,8 @@ impl MoveGen {
                 "    eor r30, r31",
                 "    sbrc r30, 0",
                 "    clr r27",
-                "73: ldd r30, Y+{flags}",
-                "    andi r30, 0xEF",
-                "    sbrc r21, 4",
-                "    ori r30, 0x10",
-                "    std Y+{flags}, r30",
                 // On a line with the king: a discovered check?
-                "    mov r31, r22",
+                "73: mov r31, r22",
                 "    sub r31, r26",
                 "    subi r31, 0x89",
                 "    ldi r30, lo8({geometry})",
@@ -719,7 +714,14 @@ impl MoveGen {
                 "74: tst r27",
                 "    brne 76f",
                 "    rjmp 81f",
-                "76: rjmp 13b",
+                // Its moves: DIRECT_CHECKS into the generator's flags
+                // (a man skipped leaves them: no one reads the bit then).
+                "76: ldd r30, Y+{flags}",
+                "    andi r30, 0xEF",
+                "    sbrc r21, 4",
+                "    ori r30, 0x10",
+                "    std Y+{flags}, r30",
+                "    rjmp 13b",
                 // uncovered_filter: all its moves if it uncovers one of
                 // our sliders (uncovers_along, C ABI).
                 "75: push r18",
@@ -748,10 +750,7 @@ impl MoveGen {
                 "    tst r30",
                 "    breq 74b",
                 "    andi r21, 0xEF",
-                "    ldd r30, Y+{flags}",
-                "    andi r30, 0xEF",
-                "    std Y+{flags}, r30",
-                "    rjmp 13b",
+                "    rjmp 76b",
                 // An officer's directions are over; the next man (next_piece).
                 "80: sbrc r21, 4",
                 "    ldd r18, Y+{slot}",
