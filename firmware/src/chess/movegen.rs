@@ -194,8 +194,10 @@ impl MoveGen {
 
     /// The next pseudo-legal move, or `None` when exhausted. `pos` must be the
     /// same position on every call (moves made in between must be unmade).
-    /// (Built for speed since the officers' walk is assembly: `bench
-    /// engine` 0.09% fewer cycles, 4 B less; the Rust loop was slower so.)
+    /// (The host's, and the reference of the AVR's assembly
+    /// `MoveGen::next_avr`, which yields the same moves in the same
+    /// order; `bench engine` and board-sim's `firmware_search` compare
+    /// the two searches node for node.)
     #[cfg(not(target_arch = "avr"))]
     pub fn next(&mut self, pos: &Position) -> Option<Move> {
         let mut chosen = false;
@@ -893,9 +895,8 @@ impl MoveGen {
     }
 
     /// Expands one pawn sub-step; `None` means "nothing here, call again".
-    /// Out of line: inlined, its locals weighed on every call of
-    /// [`MoveGen::next`] (`bench engine` 0.18% more cycles, 12 B less).
-    /// Built for speed: 0.08% fewer cycles, 4 B more.
+    /// (The host's; the AVR's `MoveGen::next_avr` runs all of a pawn's
+    /// sub-steps in one loop.)
     #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
     fn next_pawn(&mut self, pos: &Position, from: Square) -> Option<Move> {
