@@ -452,6 +452,100 @@ pub(super) unsafe extern "C" fn toggle_pawn_avr(pos: *mut Position, sq: Square, 
     ) }
 }
 
+/// [`toggle_pawn_avr`] for a pawn's move: the squares `from` (r22) and
+/// `to` (r23) of the colour in r20, the two keys folded into the pawn
+/// key at once (one call, one read and write of the key, for the two
+/// toggles of a pawn moving in make and unmake). Uses only r18, r19,
+/// r21, r22, X and Z, and keeps T, r0 and r23.
+#[cfg(target_arch = "avr")]
+#[inline(never)]
+pub(super) unsafe extern "C" fn toggle_pawn_pair_avr(pos: *mut Position, squares: u16, color: u8) {
+    // SAFETY: writes the pawn files and the pawn key of `pos`, reads the
+    // flash table SQUARE_KEYS at indices below 256.
+    unsafe { core::arch::asm!(
+        // `from`: its file's rank bit, its key into r22:r21.
+        "    mov r19, r22",
+        "    andi r19, 7",
+        "    mov r18, r19",
+        "    sbrc r20, 0",
+        "    ori r18, 8",
+        "    movw r26, r24",
+        "    add r26, r18",
+        "    adc r27, r1",
+        "    subi r26, {pf_nlo}",
+        "    sbci r27, {pf_nhi}",
+        "    add r19, r22",
+        "    add r19, r20",
+        "    lsl r19",
+        "    ldi r18, 1",
+        "    sbrc r22, 5",
+        "    ldi r18, 4",
+        "    sbrc r22, 4",
+        "    lsl r18",
+        "    sbrc r22, 6",
+        "    swap r18",
+        "    ld r30, X",
+        "    eor r30, r18",
+        "    st X, r30",
+        "    ldi r30, lo8({sqkeys})",
+        "    ldi r31, hi8({sqkeys})",
+        "    add r30, r19",
+        "    adc r31, r1",
+        "    lpm r21, Z+",
+        "    lpm r22, Z",
+        // `to`: the same, its key folded in.
+        "    mov r19, r23",
+        "    andi r19, 7",
+        "    mov r18, r19",
+        "    sbrc r20, 0",
+        "    ori r18, 8",
+        "    movw r26, r24",
+        "    add r26, r18",
+        "    adc r27, r1",
+        "    subi r26, {pf_nlo}",
+        "    sbci r27, {pf_nhi}",
+        "    add r19, r23",
+        "    add r19, r20",
+        "    lsl r19",
+        "    ldi r18, 1",
+        "    sbrc r23, 5",
+        "    ldi r18, 4",
+        "    sbrc r23, 4",
+        "    lsl r18",
+        "    sbrc r23, 6",
+        "    swap r18",
+        "    ld r30, X",
+        "    eor r30, r18",
+        "    st X, r30",
+        "    ldi r30, lo8({sqkeys})",
+        "    ldi r31, hi8({sqkeys})",
+        "    add r30, r19",
+        "    adc r31, r1",
+        "    lpm r18, Z+",
+        "    lpm r19, Z",
+        "    eor r21, r18",
+        "    eor r22, r19",
+        "    movw r26, r24",
+        "    subi r26, {pk_nlo}",
+        "    sbci r27, {pk_nhi}",
+        "    ld r30, X",
+        "    eor r30, r21",
+        "    st X+, r30",
+        "    ld r30, X",
+        "    eor r30, r22",
+        "    st X, r30",
+        pf_nlo = const (core::mem::offset_of!(Position, pawn_files) as u16).wrapping_neg() as u8,
+        pf_nhi = const ((core::mem::offset_of!(Position, pawn_files) as u16).wrapping_neg() >> 8) as u8,
+        pk_nlo = const (core::mem::offset_of!(Position, pawn_key) as u16).wrapping_neg() as u8,
+        pk_nhi = const ((core::mem::offset_of!(Position, pawn_key) as u16).wrapping_neg() >> 8) as u8,
+        sqkeys = sym zobrist::SQUARE_KEYS,
+        in("r25r24") pos,
+        inout("r23r22") squares => _,
+        in("r20") color,
+        out("r18") _, out("r19") _, out("r21") _, out("X") _, out("Z") _,
+    ) }
+}
+
 impl Default for Position {
     fn default() -> Self {
         Position::start()
