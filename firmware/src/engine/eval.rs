@@ -536,8 +536,10 @@ fn fill_pawn_slot(slot: &mut PawnInfo, pos: &Position) {
 /// and `pawns` are the current material counts. Returns the correction to
 /// add to the incremental score.
 /// Not inlined into [`Engine::evaluate`]: its register saves and frame
-/// would otherwise be paid by the lazy exits too.
-#[allow(clippy::needless_range_loop, clippy::collapsible_match)]
+/// would otherwise be paid by the lazy exits too. The officers and king
+/// shields of both colours are one scan ([`officers_and_shields`]), the
+/// passed pawns out of line ([`passed_pawns`]: most evaluations have
+/// none, and their loop kept a frame and spilled registers here).
 #[inline(never)]
 pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: &PawnInfo) -> i16 {
     let stm_white = pos.side_to_move() == Color::White;
@@ -551,23 +553,33 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: 
         return mating(pos, ctx, strong) + tempo;
     }
 
+    // (The passed pawns first: nothing is live across the scan, so no
+    // register is saved for it but the scan's own.)
+    let mut total = pi.score + tempo;
+    if pi.passed[0] | pi.passed[1] != 0 {
+        total += passed_pawns(pos, npm, pi.passed, stm_white);
+    }
+    officers_and_shields(pos, npm, total)
+}
+
+/// The passed pawns of both colours, white's point of view: the front
+/// pawns of the files the pawn info names.
+#[inline(never)]
+fn passed_pawns(pos: &Position, npm: [u8; 2], passed_files: [u8; 2], stm_white: bool) -> i16 {
     let endgame = npm[0] + npm[1] <= 26;
-    let mut total = pi.score;
-    // The colour's facts are swapped between the two rounds rather than
-    // indexed by `c` (the indexing kept 16-bit offsets and the `npm`
-    // array on the stack).
-    let mut own = pos.pawn_files(Color::White);
-    let mut opp = pos.pawn_files(Color::Black);
-    let mut my_king = pos.king_square(Color::White);
-    let mut their_king = pos.king_square(Color::Black);
-    let mut their_npm = npm[1];
-    let next_npm = npm[0];
-    let mut files = pi.passed[0];
-    let next_files = pi.passed[1];
-    let mut c = 0u8;
-    loop {
-        let mut t = officers(pos, c, own, opp);
-        // Passed pawns: the front pawns of the files the pawn info names.
+    let mut total = 0i16;
+    for c in 0..2u8 {
+        let (color, enemy) = if c == 0 {
+            (Color::White, Color::Black)
+        } else {
+            (Color::Black, Color::White)
+        };
+        let own = pos.pawn_files(color);
+        let my_king = pos.king_square(color);
+        let their_king = pos.king_square(enemy);
+        let their_npm = npm[(c ^ 1) as usize];
+        let mut files = passed_files[c as usize];
+        let mut t = 0i16;
         let mut f = 0u8;
         while files != 0 {
             // (A file without pawns here would be a pawn-key collision.)
@@ -579,59 +591,13 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: 
             files >>= 1;
             f += 1;
         }
-        // King shield while the enemy still has attacking material.
-        // (A king-danger term, the enemy officers within two squares of
-        // the king weighted and squared, measured +0.5% +/- 1.1% on the
-        // host A/B of search.rs's LMP_MOVES, -0.1% at double weight, for
-        // 3.6% fewer nodes a second (`bench engine` ratio 0.964) and 196
-        // bytes of flash: left out.)
-        if their_npm >= 12 {
-            let kf = file_of(my_king);
-            let kr = rank_of(my_king);
-            let krr = if c == 0 { kr } else { 7 - kr };
-            if krr <= 1 {
-                // (The king on its first two ranks: both shield ranks are
-                // on the board.)
-                let (r1, r2) = if c == 0 { (kr + 1, kr + 2) } else { (kr - 1, kr - 2) };
-                let near = BIT.get((r1 & 7) as usize);
-                let far = BIT.get((r2 & 7) as usize);
-                // The king's file and its neighbours on the board, unrolled
-                // (the order of the sum does not matter).
-                let shield = |k: usize| -> i16 {
-                    let m = own[k];
-                    if m & near != 0 {
-                        w!(SHIELD_NEAR)
-                    } else if m & far != 0 {
-                        w!(SHIELD_FAR)
-                    } else if opp[k] == 0 {
-                        -w!(SHIELD_MISSING) - w!(SHIELD_OPEN)
-                    } else {
-                        -w!(SHIELD_MISSING)
-                    }
-                };
-                let k = (kf & 7) as usize;
-                t += shield(k);
-                if kf > 0 {
-                    t += shield((k - 1) & 7);
-                }
-                if kf < 7 {
-                    t += shield((k + 1) & 7);
-                }
-            }
-        }
-        if c != 0 {
+        if c == 0 {
+            total += t;
+        } else {
             total -= t;
-            break;
         }
-        total += t;
-        c = 1;
-        core::mem::swap(&mut own, &mut opp);
-        core::mem::swap(&mut my_king, &mut their_king);
-        their_npm = next_npm;
-        files = next_files;
     }
-    let _ = ctx;
-    total + tempo
+    total
 }
 
 crate::progmem! {
@@ -998,40 +964,115 @@ fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
     t
 }
 
-/// [`officers`] by hand (the compiler's loop kept the board's and the
-/// list's addresses on the stack and reloaded them for every slot): the
-/// same men, terms and sum, checked against the Rust scan on every call
-/// of `bench engine`. The weights come in as constants (`subi`/`sbci` of
-/// their negation), so weights.rs still sets them; slider mobility is not
-/// in it (off: the assertion asks for it before it may be switched on).
+/// King shield of colour `c` (0: white) while the enemy still has
+/// attacking material (`their_npm` 12 or more): the king on its first two
+/// ranks, each of its file and the next ones scored by its own pawn one or
+/// two ranks ahead, or its absence (worse on a file without enemy pawns).
+/// (A king-danger term, the enemy officers within two squares of the king
+/// weighted and squared, measured +0.5% +/- 1.1% on the host A/B of
+/// search.rs's LMP_MOVES, -0.1% at double weight, for 3.6% fewer nodes a
+/// second (`bench engine` ratio 0.964) and 196 bytes of flash: left out.)
+#[cfg(not(target_arch = "avr"))]
+#[inline(always)]
+fn shield(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8], their_npm: u8) -> i16 {
+    if their_npm < 12 {
+        return 0;
+    }
+    let my_king = pos.king_square(if c == 0 { Color::White } else { Color::Black });
+    let kf = file_of(my_king);
+    let kr = rank_of(my_king);
+    let krr = if c == 0 { kr } else { 7 - kr };
+    if krr > 1 {
+        return 0;
+    }
+    // (The king on its first two ranks: both shield ranks are on the board.)
+    let (r1, r2) = if c == 0 { (kr + 1, kr + 2) } else { (kr - 1, kr - 2) };
+    let near = BIT.get((r1 & 7) as usize);
+    let far = BIT.get((r2 & 7) as usize);
+    let shield = |k: usize| -> i16 {
+        let m = own[k];
+        if m & near != 0 {
+            w!(SHIELD_NEAR)
+        } else if m & far != 0 {
+            w!(SHIELD_FAR)
+        } else if opp[k] == 0 {
+            -w!(SHIELD_MISSING) - w!(SHIELD_OPEN)
+        } else {
+            -w!(SHIELD_MISSING)
+        }
+    };
+    let k = kf as usize;
+    let mut t = shield(k);
+    if kf > 0 {
+        t += shield(k - 1);
+    }
+    if kf < 7 {
+        t += shield(k + 1);
+    }
+    t
+}
+
+/// `sum` plus the officers' terms and king shields of white less black's.
+#[cfg(not(target_arch = "avr"))]
+#[inline(always)]
+fn officers_and_shields(pos: &Position, npm: [u8; 2], sum: i16) -> i16 {
+    let white = pos.pawn_files(Color::White);
+    let black = pos.pawn_files(Color::Black);
+    sum + officers(pos, 0, white, black) + shield(pos, 0, white, black, npm[1])
+        - officers(pos, 1, black, white)
+        - shield(pos, 1, black, white, npm[0])
+}
+
+/// [`officers_and_shields`] by hand, both colours in one scan (the
+/// compiler's loop kept the board's and the list's addresses on the stack
+/// and reloaded them for every slot, and its king shield and colour loop
+/// spilled registers and kept a frame): the same men, terms and sum,
+/// checked against the Rust scan on every call of `bench engine`. The
+/// weights come in as constants (`subi`/`sbci` of their negation), so
+/// weights.rs still sets them; slider mobility is not in it (off: the
+/// assertion asks for it before it may be switched on).
 #[cfg(target_arch = "avr")]
 #[inline(always)]
-fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
+fn officers_and_shields(pos: &Position, npm: [u8; 2], sum: i16) -> i16 {
+    use super::weights::{SHIELD_FAR, SHIELD_MISSING, SHIELD_NEAR, SHIELD_OPEN};
     const { assert!(!MOBILITY) };
-    let color = if c == 0 { Color::White } else { Color::Black };
     let t: i16;
     // Registers: X the list, r22 the slots left, r25:r24 the board, Z the
-    // square probed, r9:r8 our pawn files, r11:r10 theirs, r12 the colour,
-    // r13 our code offset, r18 the square, r19 the kind (then masks), r20
-    // the file, r21 a mask, r23 the first rook (0xFF: none yet), r14 the
-    // bishops, r15 a byte read, r17:r16 the sum.
-    // SAFETY: `Position` is `repr(C)` with its 0x88 board at offset 0;
-    // the scan only reads it, the list's slots 1.. below the officer bound
-    // (at most 15 of its 16) and the two 8-byte pawn-file arrays.
+    // square probed, r9:r8 our pawn files, r11:r10 theirs, r12 the colour
+    // (bit 0) and the shield flags (bit 1 this colour's, bit 2 black's
+    // while white is scanned), r13 our code offset, r7 our king, r0
+    // black's officer bound while white is scanned, r18 the square, r19
+    // the kind (then masks), r20 the file, r21 a mask, r23 the first rook
+    // (0xFF: none yet), r14 the bishops, r15 a byte read, r17:r16 the sum
+    // (`sum` on entry, negated between the colours: black's terms are
+    // added to its negation, and the end negates it back).
+    // SAFETY: `Position` is `repr(C)` with its 0x88 board at offset 0 and
+    // its two 16-square piece lists at 128; the scan only reads the board,
+    // each list's slot 0 and slots 1.. below the officer bound (at most
+    // 15 of its 16) and the two 8-byte pawn-file arrays. r0 is scratch
+    // (no `mul` here).
     unsafe {
         core::arch::asm!(
             "    movw r8, r20",
             "    movw r10, r18",
-            "    mov r12, r23",
-            "    clr r16",
-            "    clr r17",
+            "    mov r0, r23",
+            "    ldi r19, 0",
+            "    cpi r27, 12",
+            "    brlo 1f",
+            "    ori r19, 2",
+            "1:  cpi r26, 12",
+            "    brlo 2f",
+            "    ori r19, 4",
+            "2:  mov r12, r19",
+            "    clr r13",
+            "    movw r26, r24",
+            "    subi r26, 0x80",
+            "    sbci r27, 0xFF",
+            // A colour: its king (slot 0), then its officers.
+            "20: ld r7, X+",
             "    clr r14",
             "    ldi r23, 0xFF",
-            "    ldi r19, 0",
-            "    sbrc r12, 0",
-            "    ldi r19, 6",
-            "    mov r13, r19",
-            "    tst r22",
+            "    dec r22",
             "    brne 1f",
             "    rjmp 9f",
             "1:  ld r18, X+",
@@ -1179,21 +1220,108 @@ fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
             "    brlo 10f",
             "    subi r16, lo8({pair})",
             "    sbci r17, hi8({pair})",
-            "10:",
+            "10: sbrs r12, 1",
+            "    rjmp 60f",
+            // The king shield: the king on its first two ranks, near and
+            // far (r20, r21) the ranks one and two ahead of it.
+            "    mov r18, r7",
+            "    swap r18",
+            "    andi r18, 7",
+            "    sbrc r12, 0",
+            "    rjmp 51f",
+            "    cpi r18, 2",
+            "    brsh 60f",
+            "    ldi r20, 0x02",
+            "    sbrc r18, 0",
+            "    ldi r20, 0x04",
+            "    mov r21, r20",
+            "    lsl r21",
+            "    rjmp 52f",
+            "51: cpi r18, 6",
+            "    brlo 60f",
+            "    ldi r20, 0x20",
+            "    sbrc r18, 0",
+            "    ldi r20, 0x40",
+            "    mov r21, r20",
+            "    lsr r21",
+            // Its file and the next ones on the board: r18 the first, r19
+            // how many.
+            "52: mov r18, r7",
+            "    andi r18, 7",
+            "    ldi r19, 2",
+            "    tst r18",
+            "    breq 53f",
+            "    dec r18",
+            "    cpi r18, 6",
+            "    breq 53f",
+            "    ldi r19, 3",
+            "53: movw r30, r8",
+            "    add r30, r18",
+            "    adc r31, r1",
+            "    ld r15, Z",
+            "    mov r23, r15",
+            "    and r23, r20",
+            "    breq 54f",
+            "    subi r16, lo8({near})",
+            "    sbci r17, hi8({near})",
+            "    rjmp 56f",
+            "54: and r15, r21",
+            "    breq 55f",
+            "    subi r16, lo8({far})",
+            "    sbci r17, hi8({far})",
+            "    rjmp 56f",
+            "55: subi r16, lo8({missing})",
+            "    sbci r17, hi8({missing})",
+            "    movw r30, r10",
+            "    add r30, r18",
+            "    adc r31, r1",
+            "    ld r15, Z",
+            "    tst r15",
+            "    brne 56f",
+            "    subi r16, lo8({open_file})",
+            "    sbci r17, hi8({open_file})",
+            "56: inc r18",
+            "    dec r19",
+            "    brne 53b",
+            // The sum negated; after white, black's round.
+            "60: neg r17",
+            "    neg r16",
+            "    sbc r17, r1",
+            "    sbrc r12, 0",
+            "    rjmp 61f",
+            "    movw r30, r8",
+            "    movw r8, r10",
+            "    movw r10, r30",
+            "    mov r18, r12",
+            "    lsr r18",
+            "    ori r18, 1",
+            "    mov r12, r18",
+            "    ldi r18, 6",
+            "    mov r13, r18",
+            "    mov r22, r0",
+            "    movw r26, r24",
+            "    subi r26, 0x70",
+            "    sbci r27, 0xFF",
+            "    rjmp 20b",
+            "61:",
             bit = sym BIT,
             half = const 0u16.wrapping_sub(w!(ROOK_HALF_OPEN) as u16),
             open = const 0u16.wrapping_sub(w!(ROOK_OPEN) as u16),
             conn = const 0u16.wrapping_sub(w!(ROOKS_CONNECTED) as u16),
             outpost = const 0u16.wrapping_sub(w!(OUTPOST) as u16),
             pair = const 0u16.wrapping_sub(w!(BISHOP_PAIR) as u16),
+            near = const 0u16.wrapping_sub(SHIELD_NEAR as u16),
+            far = const 0u16.wrapping_sub(SHIELD_FAR as u16),
+            missing = const SHIELD_MISSING as u16,
+            open_file = const SHIELD_OPEN as u16,
             in("r25r24") pos as *const Position,
-            inout("X") pos.piece_list(color).as_ptr().add(1) => _,
-            inout("r22") pos.officer_end(color).wrapping_sub(1) & 15 => _,
-            inout("r23") c => _,
-            inout("r21r20") own.as_ptr() => _,
-            inout("r19r18") opp.as_ptr() => _,
-            out("r17r16") t,
-            out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _,
+            inout("X") u16::from_le_bytes(npm) => _,
+            inout("r22") pos.officer_end(Color::White) => _,
+            inout("r23") pos.officer_end(Color::Black) => _,
+            inout("r21r20") pos.pawn_files(Color::White).as_ptr() => _,
+            inout("r19r18") pos.pawn_files(Color::Black).as_ptr() => _,
+            inout("r17r16") sum => t,
+            out("r7") _, out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _,
             out("r13") _, out("r14") _, out("r15") _, out("Z") _,
         );
     }
