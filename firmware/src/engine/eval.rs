@@ -715,162 +715,8 @@ fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
     (t, passed)
 }
 
-/// [`pawn_structure`] by hand: the same counts and files, checked against
-/// the Rust version on every call of `bench engine`. The counts are
-/// bit-clearing loops (a file holds one or two pawns), the weights const
-/// operands (asserted bytes: one `mul` each).
-#[cfg(target_arch = "avr")]
-#[inline(always)]
-fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
-    use super::weights::{CONNECTED, DOUBLED, ISOLATED, ISOLATED_OPEN};
-    const {
-        assert!(CONNECTED >= 0 && CONNECTED < 256 && DOUBLED >= 0 && DOUBLED < 256);
-        assert!(ISOLATED >= 0 && ISOLATED < 256 && ISOLATED_OPEN >= 0 && ISOLATED_OPEN < 256);
-    };
-    let t: i16;
-    let passed: u8;
-    // Registers: Z our files, X theirs (both read once, a file ahead);
-    // r18 this file, r19 the next, r20 the last (ours); r21, r22, r23 the
-    // same of theirs; r24 the file's bit, r25 the passed files; r10 the
-    // colour, r11 the files left, r9 the file's pawns, r15 the pawns
-    // behind another, r14 the connected, r13 the isolated on open files,
-    // r12 the other isolated; r16, r17 scratch. The sum into r19:r18.
-    // SAFETY: reads only the two 8-byte arrays; r1 is cleared after the
-    // `mul`s.
-    unsafe {
-        core::arch::asm!(
-            "    mov r10, r24",
-            "    clr r12",
-            "    clr r13",
-            "    clr r14",
-            "    clr r15",
-            "    clr r20",
-            "    clr r23",
-            "    clr r25",
-            "    ldi r24, 1",
-            "    ldi r16, 8",
-            "    mov r11, r16",
-            "    ld r18, Z+",
-            "    ld r21, X+",
-            "1:  dec r11",
-            "    breq 11f",
-            "    ld r19, Z+",
-            "    ld r22, X+",
-            "    rjmp 12f",
-            "11: clr r19",
-            "    clr r22",
-            "12: tst r18",
-            "    brne 13f",
-            "    rjmp 9f",
-            "13: mov r16, r18",
-            "    clr r9",
-            "2:  inc r9",
-            "    mov r17, r16",
-            "    dec r17",
-            "    and r16, r17",
-            "    brne 2b",
-            "    add r15, r9",
-            "    dec r15",
-            "    mov r16, r20",
-            "    or r16, r19",
-            "    brne 3f",
-            "    tst r21",
-            "    brne 21f",
-            "    add r13, r9",
-            "    rjmp 3f",
-            "21: add r12, r9",
-            // Connected: beside a pawn of a next file, or guarded by one.
-            "3:  mov r17, r16",
-            "    sbrc r10, 0",
-            "    rjmp 31f",
-            "    lsl r17",
-            "    rjmp 32f",
-            "31: lsr r17",
-            "32: or r17, r16",
-            "    and r17, r18",
-            "    breq 4f",
-            "33: inc r14",
-            "    mov r16, r17",
-            "    dec r16",
-            "    and r17, r16",
-            "    brne 33b",
-            // Passed: no enemy pawn on the three files ahead of the front
-            // pawn (the file's bits smeared towards our side, inverted).
-            "4:  mov r16, r18",
-            "    sbrc r10, 0",
-            "    rjmp 41f",
-            "    mov r17, r16",
-            "    lsr r17",
-            "    or r16, r17",
-            "    mov r17, r16",
-            "    lsr r17",
-            "    lsr r17",
-            "    or r16, r17",
-            "    mov r17, r16",
-            "    swap r17",
-            "    andi r17, 0x0F",
-            "    or r16, r17",
-            "    rjmp 42f",
-            "41: mov r17, r16",
-            "    lsl r17",
-            "    or r16, r17",
-            "    mov r17, r16",
-            "    lsl r17",
-            "    lsl r17",
-            "    or r16, r17",
-            "    mov r17, r16",
-            "    swap r17",
-            "    andi r17, 0xF0",
-            "    or r16, r17",
-            "42: com r16",
-            "    mov r17, r23",
-            "    or r17, r21",
-            "    or r17, r22",
-            "    and r17, r16",
-            "    brne 9f",
-            "    or r25, r24",
-            "9:  mov r20, r18",
-            "    mov r18, r19",
-            "    mov r23, r21",
-            "    mov r21, r22",
-            "    lsl r24",
-            "    tst r11",
-            "    breq 10f",
-            "    rjmp 1b",
-            "10: ldi r16, {connected}",
-            "    mul r14, r16",
-            "    movw r18, r0",
-            "    ldi r16, {doubled}",
-            "    mul r15, r16",
-            "    sub r18, r0",
-            "    sbc r19, r1",
-            "    ldi r16, {isolated_open}",
-            "    mul r13, r16",
-            "    sub r18, r0",
-            "    sbc r19, r1",
-            "    ldi r16, {isolated}",
-            "    mul r12, r16",
-            "    sub r18, r0",
-            "    sbc r19, r1",
-            "    clr r1",
-            connected = const CONNECTED,
-            doubled = const DOUBLED,
-            isolated_open = const ISOLATED_OPEN,
-            isolated = const ISOLATED,
-            inout("Z") own.as_ptr() => _,
-            inout("X") opp.as_ptr() => _,
-            inout("r24") c => _,
-            out("r25") passed,
-            out("r19r18") t,
-            out("r9") _, out("r10") _, out("r11") _, out("r12") _, out("r13") _,
-            out("r14") _, out("r15") _, out("r16") _, out("r17") _,
-            out("r20") _, out("r21") _, out("r22") _, out("r23") _,
-        );
-    }
-    (t, passed)
-}
-
 /// The pawn-file facts of `pos` from scratch.
+#[cfg(not(target_arch = "avr"))]
 pub fn pawn_info(pos: &Position) -> PawnInfo {
     let white = pos.pawn_files(Color::White);
     let black = pos.pawn_files(Color::Black);
@@ -879,6 +725,193 @@ pub fn pawn_info(pos: &Position) -> PawnInfo {
     PawnInfo {
         key: pos.pawn_key(),
         score: w - b,
+        passed: [wp, bp],
+    }
+}
+
+/// [`pawn_info`] by hand: both colours in one walk over the files (each
+/// file's and its neighbours' bytes read once), the weights added to the
+/// score as they are met (const operands), the counts bit-clearing loops
+/// (a file holds one or two pawns), a front pawn passed by comparisons
+/// instead of a smeared mask: white's when no enemy pawn of the three
+/// files has a higher top bit (`msb(o) > msb(W)` is `W < o && W < W ^ o`),
+/// black's when none lies below its lowest bit (`o & (B - 1) & !B`).
+/// Checked against [`pawn_structure`] by the host tests' pawn cache and
+/// the AVR search's equality with the host's.
+#[cfg(target_arch = "avr")]
+#[inline(always)]
+pub fn pawn_info(pos: &Position) -> PawnInfo {
+    use super::weights::{CONNECTED, DOUBLED, ISOLATED, ISOLATED_OPEN};
+    let score: i16;
+    let wp: u8;
+    let bp: u8;
+    // Registers: Z the white file (black's 8 bytes on), r18/r19 this
+    // file's white and black pawns, r20/r21 the last file's, r22/r23 the
+    // next file's; r17 the file's bit, r16 and r15 white's and black's
+    // passed files; r26 and r27 masks, r0 scratch; the score in r25:r24.
+    // SAFETY: reads only the 16 bytes of `pawn_files` (`[[u8; 8]; 2]`:
+    // black's files follow white's), never beyond: the last file's next
+    // ones are not read.
+    unsafe {
+        core::arch::asm!(
+            "    clr r24",
+            "    clr r25",
+            "    clr r16",
+            "    clr r15",
+            "    ldi r17, 1",
+            "    clr r20",
+            "    clr r21",
+            "    ld r18, Z",
+            "    ldd r19, Z+8",
+            "    ldd r22, Z+1",
+            "    ldd r23, Z+9",
+            // White: each pawn behind another on its file.
+            "1:  tst r18",
+            "    brne 10f",
+            "    rjmp 20f",
+            "10: mov r26, r18",
+            "    dec r26",
+            "    and r26, r18",
+            "    breq 12f",
+            "11: subi r24, lo8({doubled})",
+            "    sbci r25, hi8({doubled})",
+            "    mov r0, r26",
+            "    dec r0",
+            "    and r26, r0",
+            "    brne 11b",
+            // Isolated: each pawn, more on a file without black pawns.
+            "12: mov r26, r20",
+            "    or r26, r22",
+            "    brne 15f",
+            "    mov r27, r18",
+            "    tst r19",
+            "    brne 14f",
+            "13: subi r24, lo8({iso_open})",
+            "    sbci r25, hi8({iso_open})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 13b",
+            "    rjmp 17f",
+            "14: subi r24, lo8({iso})",
+            "    sbci r25, hi8({iso})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 14b",
+            "    rjmp 17f",
+            // Connected: beside a pawn of a next file or guarded by one.
+            "15: mov r27, r26",
+            "    lsl r27",
+            "    or r27, r26",
+            "    and r27, r18",
+            "    breq 17f",
+            "16: subi r24, lo8({conn})",
+            "    sbci r25, hi8({conn})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 16b",
+            // Passed: no black pawn of the three files above its top bit.
+            "17: mov r26, r21",
+            "    or r26, r19",
+            "    or r26, r23",
+            "    cp r18, r26",
+            "    brsh 18f",
+            "    eor r26, r18",
+            "    cp r18, r26",
+            "    brlo 20f",
+            "18: or r16, r17",
+            // Black, the same with the signs and directions turned.
+            "20: tst r19",
+            "    brne 21f",
+            "    rjmp 30f",
+            "21: mov r26, r19",
+            "    dec r26",
+            "    and r26, r19",
+            "    breq 23f",
+            "22: subi r24, lo8({ndoubled})",
+            "    sbci r25, hi8({ndoubled})",
+            "    mov r0, r26",
+            "    dec r0",
+            "    and r26, r0",
+            "    brne 22b",
+            "23: mov r26, r21",
+            "    or r26, r23",
+            "    brne 26f",
+            "    mov r27, r19",
+            "    tst r18",
+            "    brne 25f",
+            "24: subi r24, lo8({niso_open})",
+            "    sbci r25, hi8({niso_open})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 24b",
+            "    rjmp 28f",
+            "25: subi r24, lo8({niso})",
+            "    sbci r25, hi8({niso})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 25b",
+            "    rjmp 28f",
+            "26: mov r27, r26",
+            "    lsr r27",
+            "    or r27, r26",
+            "    and r27, r19",
+            "    breq 28f",
+            "27: subi r24, lo8({nconn})",
+            "    sbci r25, hi8({nconn})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 27b",
+            // Passed: no white pawn of the three files below its lowest bit.
+            "28: mov r26, r20",
+            "    or r26, r18",
+            "    or r26, r22",
+            "    mov r27, r19",
+            "    dec r27",
+            "    mov r0, r19",
+            "    com r0",
+            "    and r27, r0",
+            "    and r27, r26",
+            "    brne 30f",
+            "    or r15, r17",
+            // The next file.
+            "30: lsl r17",
+            "    breq 40f",
+            "    movw r20, r18",
+            "    movw r18, r22",
+            "    adiw r30, 1",
+            "    clr r22",
+            "    clr r23",
+            "    cpi r17, 0x80",
+            "    breq 31f",
+            "    ldd r22, Z+1",
+            "    ldd r23, Z+9",
+            "31: rjmp 1b",
+            "40:",
+            doubled = const DOUBLED as u16,
+            iso_open = const ISOLATED_OPEN as u16,
+            iso = const ISOLATED as u16,
+            conn = const 0u16.wrapping_sub(CONNECTED as u16),
+            ndoubled = const 0u16.wrapping_sub(DOUBLED as u16),
+            niso_open = const 0u16.wrapping_sub(ISOLATED_OPEN as u16),
+            niso = const 0u16.wrapping_sub(ISOLATED as u16),
+            nconn = const CONNECTED as u16,
+            inout("Z") pos.pawn_files(Color::White).as_ptr() => _,
+            out("r25r24") score,
+            out("r16") wp,
+            out("r15") bp,
+            out("r17") _, out("r18") _, out("r19") _, out("r20") _, out("r21") _,
+            out("r22") _, out("r23") _, out("r26") _, out("r27") _,
+        );
+    }
+    PawnInfo {
+        key: pos.pawn_key(),
+        score,
         passed: [wp, bp],
     }
 }
@@ -1536,7 +1569,7 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::weights::CONNECTED;
+    use crate::engine::weights::{CONNECTED, DOUBLED, ISOLATED, ISOLATED_OPEN};
 
     fn pos(fen: &str) -> Position {
         Position::from_fen(fen.as_bytes()).unwrap()
@@ -1604,6 +1637,62 @@ mod tests {
         // and both are isolated.
         let p = pos("4k3/8/8/8/8/3P1P2/8/4K3 w - - 0 1");
         assert_eq!(pawn_info(&p).score, -2 * 16);
+    }
+
+    /// The AVR build's walk of [`pawn_info`] in Rust: both colours a file
+    /// at a time, a front pawn passed by comparisons instead of a smeared
+    /// mask.
+    fn pawn_walk(pos: &Position) -> (i16, [u8; 2]) {
+        let (wf, bf) = (pos.pawn_files(Color::White), pos.pawn_files(Color::Black));
+        let file = |f: &[u8; 8], i: i32| if (0..8).contains(&i) { f[i as usize] } else { 0 };
+        let mut score = 0i16;
+        let mut passed = [0u8; 2];
+        for i in 0..8i32 {
+            let (w, b) = (wf[i as usize], bf[i as usize]);
+            let (wl, bl, wr, br) = (file(wf, i - 1), file(bf, i - 1), file(wf, i + 1), file(bf, i + 1));
+            if w != 0 {
+                score -= DOUBLED * (w & (w - 1)).count_ones() as i16;
+                let adj = wl | wr;
+                if adj == 0 {
+                    score -= if b == 0 { ISOLATED_OPEN } else { ISOLATED } * w.count_ones() as i16;
+                }
+                score += CONNECTED * (w & (adj | adj << 1)).count_ones() as i16;
+                let o = bl | b | br;
+                if !(w < o && w < w ^ o) {
+                    passed[0] |= 1 << i;
+                }
+            }
+            if b != 0 {
+                score += DOUBLED * (b & (b - 1)).count_ones() as i16;
+                let adj = bl | br;
+                if adj == 0 {
+                    score += if w == 0 { ISOLATED_OPEN } else { ISOLATED } * b.count_ones() as i16;
+                }
+                score -= CONNECTED * (b & (adj | adj >> 1)).count_ones() as i16;
+                let o = wl | w | wr;
+                if o & b.wrapping_sub(1) & !b == 0 {
+                    passed[1] |= 1 << i;
+                }
+            }
+        }
+        (score, passed)
+    }
+
+    #[test]
+    fn the_avr_pawn_walk_answers_like_the_pawn_files() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..40 {
+            let fen = "r3k2r/pPpp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
+            crate::chess::random_game(fen, 60, &mut seed, |p| {
+                let pi = pawn_info(p);
+                assert_eq!(pawn_walk(p), (pi.score, pi.passed));
+            });
+        }
+        for fen in ["4k3/7p/8/1p6/8/P7/P7/4K3 w - - 0 1", "4k3/8/8/5pp1/8/2P5/1P1P4/4K3 w - - 0 1", crate::chess::START_FEN] {
+            let p = pos(fen);
+            let pi = pawn_info(&p);
+            assert_eq!(pawn_walk(&p), (pi.score, pi.passed));
+        }
     }
 
     #[test]
