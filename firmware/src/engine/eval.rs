@@ -465,12 +465,7 @@ pub fn eval(pos: &Position) -> i16 {
     let ctx = EvalCtx::from_position(pos);
     let (psq, npm, pawns) = incremental_from_scratch(&ctx, pos);
     let pi = pawn_info(pos);
-    let s = scale_draw(psq + dynamic(pos, &ctx, npm, pawns, &pi), npm, pawns);
-    if pos.side_to_move() == Color::White {
-        s
-    } else {
-        -s
-    }
+    evaluation(pos, &ctx, psq, npm, pawns, &pi)
 }
 
 /// Margin of the lazy evaluation: the dynamic terms rarely exceed it.
@@ -482,7 +477,9 @@ impl Engine {
     /// Static evaluation for the search, side to move's point of view. When
     /// the incremental score is far outside `alpha..beta` the dynamic terms
     /// are skipped (lazy evaluation). Not inlined: a call is nothing next to
-    /// an evaluation, and the search has three call sites.
+    /// an evaluation, and the search has three call sites. The rest is out
+    /// of line ([`Engine::evaluate_fully`]), so the lazy exits save no
+    /// register.
     #[inline(never)]
     pub(crate) fn evaluate(&mut self, pos: &Position, alpha: i16, beta: i16) -> i16 {
         let white = pos.side_to_move() == Color::White;
@@ -491,21 +488,22 @@ impl Engine {
         if lazy_ok && (base + LAZY_MARGIN <= alpha || base - LAZY_MARGIN >= beta) {
             return base;
         }
+        self.evaluate_fully(pos)
+    }
+
+    /// [`Engine::evaluate`] without the lazy exit: the pawn cache's hits,
+    /// [`dynamic`] and the scaling in one frame.
+    #[inline(never)]
+    fn evaluate_fully(&mut self, pos: &Position) -> i16 {
         let slot = self.pawn_slot(pos);
-        let pi = &self.pawn_cache[slot];
-        let s = scale_draw(self.psq + dynamic(pos, &self.ctx, self.npm, self.pawns, pi), self.npm, self.pawns);
-        if white {
-            s
-        } else {
-            -s
-        }
+        evaluation(pos, &self.ctx, self.psq, self.npm, self.pawns, &self.pawn_cache[slot])
     }
 }
 
 impl Engine {
     /// The pawn-cache slot holding the pawn info of `pos`, computed on a
     /// miss (an index, not a copy of the entry).
-    #[inline(never)]
+    #[inline(always)]
     fn pawn_slot(&mut self, pos: &Position) -> usize {
         let key = pos.pawn_key();
         // The low bits of the key see only the pawns on the low ranks: mix in
@@ -532,16 +530,18 @@ fn fill_pawn_slot(slot: &mut PawnInfo, pos: &Position) {
     *slot = pawn_info(pos);
 }
 
-/// The dynamic terms plus tempo and scaling, white's point of view. `npm`
-/// and `pawns` are the current material counts. Returns the correction to
-/// add to the incremental score.
-/// Not inlined into [`Engine::evaluate`]: its register saves and frame
-/// would otherwise be paid by the lazy exits too. The officers and king
-/// shields of both colours are one scan ([`officers_and_shields`]), the
-/// passed pawns out of line ([`passed_pawns`]: most evaluations have
-/// none, and their loop kept a frame and spilled registers here).
-#[inline(never)]
-pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: &PawnInfo) -> i16 {
+/// The static evaluation, side to move's point of view: the incremental
+/// score `psq` plus the dynamic terms and tempo, white's point of view,
+/// scaled towards a draw ([`scale_draw`]) and signed. `npm` and `pawns`
+/// are the current material counts.
+/// Inlined into [`Engine::evaluate_fully`] (the lazy exits are in
+/// [`Engine::evaluate`]). The officers and king shields of both colours,
+/// the scaling and the sign are one scan ([`scan_and_scale`]), the passed
+/// pawns out of line before it ([`passed_pawns`]: most evaluations have
+/// none, and their loop kept a frame and spilled registers): nothing is
+/// live across the scan, so no register is saved for it but its own.
+#[inline(always)]
+fn evaluation(pos: &Position, ctx: &EvalCtx, psq: i16, npm: [u8; 2], pawns: [u8; 2], pi: &PawnInfo) -> i16 {
     let stm_white = pos.side_to_move() == Color::White;
     let tempo = if stm_white { w!(TEMPO) } else { -w!(TEMPO) };
 
@@ -550,17 +550,30 @@ pub fn dynamic(pos: &Position, ctx: &EvalCtx, npm: [u8; 2], pawns: [u8; 2], pi: 
         || npm[1] == 0 && pawns[1] == 0 && pawns[0] == 0 && npm[0] >= 5
     {
         let strong = if npm[0] > 0 { 0 } else { 1 };
-        return mating(pos, ctx, strong) + tempo;
+        let s = scale_draw(psq + mating(pos, ctx, strong) + tempo, npm, pawns);
+        return if stm_white { s } else { -s };
     }
 
-    // (The passed pawns first: nothing is live across the scan, so no
-    // register is saved for it but the scan's own.)
-    let mut total = pi.score + tempo;
+    let mut total = psq + pi.score + tempo;
     if pi.passed[0] | pi.passed[1] != 0 {
         total += passed_pawns(pos, npm, pi.passed, stm_white);
     }
-    officers_and_shields(pos, npm, total)
+    // What the scaling and the sign ask, for the scan's end.
+    let mut flags = if stm_white { 0 } else { BLACK_TO_MOVE };
+    if pawns[0] == 0 && npm[0] <= 3 {
+        flags |= WHITE_WEAK;
+    }
+    if pawns[1] == 0 && npm[1] <= 3 {
+        flags |= BLACK_WEAK;
+    }
+    scan_and_scale(pos, npm, total, flags)
 }
+
+/// [`scan_and_scale`]'s flags: white (black) cannot win ([`scale_draw`]),
+/// black to move.
+const WHITE_WEAK: u8 = 0x10;
+const BLACK_WEAK: u8 = 0x20;
+const BLACK_TO_MOVE: u8 = 0x40;
 
 /// The passed pawns of both colours, white's point of view: the front
 /// pawns of the files the pawn info names.
@@ -1045,18 +1058,30 @@ fn shield(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8], their_npm: u8) ->
     t
 }
 
-/// `sum` plus the officers' terms and king shields of white less black's.
+/// `sum` plus the officers' terms and king shields of white less black's,
+/// scaled towards a draw ([`scale_draw`]: `flags` says which side cannot
+/// win) and from the side to move's point of view.
 #[cfg(not(target_arch = "avr"))]
 #[inline(always)]
-fn officers_and_shields(pos: &Position, npm: [u8; 2], sum: i16) -> i16 {
+fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
     let white = pos.pawn_files(Color::White);
     let black = pos.pawn_files(Color::Black);
-    sum + officers(pos, 0, white, black) + shield(pos, 0, white, black, npm[1])
+    let s = sum + officers(pos, 0, white, black) + shield(pos, 0, white, black, npm[1])
         - officers(pos, 1, black, white)
-        - shield(pos, 1, black, white, npm[0])
+        - shield(pos, 1, black, white, npm[0]);
+    let s = if s > 0 && flags & WHITE_WEAK != 0 || s < 0 && flags & BLACK_WEAK != 0 {
+        s >> 3
+    } else {
+        s
+    };
+    if flags & BLACK_TO_MOVE != 0 {
+        -s
+    } else {
+        s
+    }
 }
 
-/// [`officers_and_shields`] by hand, both colours in one scan (the
+/// [`scan_and_scale`] by hand, both colours in one scan (the
 /// compiler's loop kept the board's and the list's addresses on the stack
 /// and reloaded them for every slot, and its king shield and colour loop
 /// spilled registers and kept a frame): the same men, terms and sum,
@@ -1066,14 +1091,15 @@ fn officers_and_shields(pos: &Position, npm: [u8; 2], sum: i16) -> i16 {
 /// assertion asks for it before it may be switched on).
 #[cfg(target_arch = "avr")]
 #[inline(always)]
-fn officers_and_shields(pos: &Position, npm: [u8; 2], sum: i16) -> i16 {
+fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
     use super::weights::{SHIELD_FAR, SHIELD_MISSING, SHIELD_NEAR, SHIELD_OPEN};
     const { assert!(!MOBILITY) };
     let t: i16;
     // Registers: X the list, r22 the slots left, r25:r24 the board, Z the
     // square probed, r9:r8 our pawn files, r11:r10 theirs, r12 the colour
-    // (bit 0) and the shield flags (bit 1 this colour's, bit 2 black's
-    // while white is scanned), r13 our code offset, r7 our king, r0
+    // (bit 0), the shield flags (bit 1 this colour's, bit 2 black's while
+    // white is scanned) and `flags` (bits 4 to 6, shifted down one with
+    // the others for black's round), r13 our code offset, r7 our king, r0
     // black's officer bound while white is scanned, r18 the square, r19
     // the kind (then masks), r20 the file, r21 a mask, r23 the first rook
     // (0xFF: none yet), r14 the bishops, r15 a byte read, r17:r16 the sum
@@ -1082,14 +1108,17 @@ fn officers_and_shields(pos: &Position, npm: [u8; 2], sum: i16) -> i16 {
     // SAFETY: `Position` is `repr(C)` with its 0x88 board at offset 0 and
     // its two 16-square piece lists at 128; the scan only reads the board,
     // each list's slot 0 and slots 1.. below the officer bound (at most
-    // 15 of its 16) and the two 8-byte pawn-file arrays. r0 is scratch
+    // 15 of its 16) and the two 8-byte pawn-file arrays (`[[u8; 8]; 2]`:
+    // black's follow white's). r0 is scratch
     // (no `mul` here).
     unsafe {
         core::arch::asm!(
             "    movw r8, r20",
-            "    movw r10, r18",
+            "    movw r30, r20",
+            "    adiw r30, 8",
+            "    movw r10, r30",
             "    mov r0, r23",
-            "    ldi r19, 0",
+            "    mov r19, r18",
             "    cpi r27, 12",
             "    brlo 1f",
             "    ori r19, 2",
@@ -1336,7 +1365,31 @@ fn officers_and_shields(pos: &Position, npm: [u8; 2], sum: i16) -> i16 {
             "    subi r26, 0x70",
             "    sbci r27, 0xFF",
             "    rjmp 20b",
-            "61:",
+            // Scaled towards a draw when the side ahead cannot win (r12
+            // bit 3 white, bit 4 black), negated when black is to move
+            // (bit 5).
+            "61: tst r17",
+            "    brmi 62f",
+            "    mov r18, r16",
+            "    or r18, r17",
+            "    breq 64f",
+            "    sbrs r12, 3",
+            "    rjmp 64f",
+            "    rjmp 63f",
+            "62: sbrs r12, 4",
+            "    rjmp 64f",
+            "63: asr r17",
+            "    ror r16",
+            "    asr r17",
+            "    ror r16",
+            "    asr r17",
+            "    ror r16",
+            "64: sbrs r12, 5",
+            "    rjmp 65f",
+            "    neg r17",
+            "    neg r16",
+            "    sbc r17, r1",
+            "65:",
             bit = sym BIT,
             half = const 0u16.wrapping_sub(w!(ROOK_HALF_OPEN) as u16),
             open = const 0u16.wrapping_sub(w!(ROOK_OPEN) as u16),
@@ -1352,7 +1405,8 @@ fn officers_and_shields(pos: &Position, npm: [u8; 2], sum: i16) -> i16 {
             inout("r22") pos.officer_end(Color::White) => _,
             inout("r23") pos.officer_end(Color::Black) => _,
             inout("r21r20") pos.pawn_files(Color::White).as_ptr() => _,
-            inout("r19r18") pos.pawn_files(Color::Black).as_ptr() => _,
+            inout("r18") flags => _,
+            out("r19") _,
             inout("r17r16") sum => t,
             out("r7") _, out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _,
             out("r13") _, out("r14") _, out("r15") _, out("Z") _,
