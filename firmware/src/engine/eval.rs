@@ -62,9 +62,13 @@ impl Phase {
     }
 }
 
+/// [`VALUE`]'s values (the AVR build's [`EvalCtx::psq`] takes them as
+/// constants).
+const VALUES: [i16; 7] = [0, 100, 320, 330, 500, 950, 0];
+
 crate::progmem! {
     /// Material by kind (index 0 unused, king 0).
-    pub static VALUE: [i16; 7] = [0, 100, 320, 330, 500, 950, 0];
+    pub static VALUE: [i16; 7] = VALUES;
     /// Non-pawn material units by kind (for phases and null-move conditions).
     pub static NPM_UNITS: [u8; 7] = [0, 0, 3, 3, 5, 9, 0];
     /// Rank bit masks: ranks strictly above / below rank `r` (the AVR
@@ -248,7 +252,9 @@ impl EvalCtx {
 impl EvalCtx {
     /// [`EvalCtx::psq`] by hand, checked against the Rust version on every
     /// call of `bench engine`. The tables are the same flash tables, the
-    /// weights const operands (the tropism weights bytes: one `mul`).
+    /// weights and material values const operands (the tropism weights
+    /// bytes: one `mul`): one dispatch on the kind sets an officer's
+    /// value, tropism weight and table row at once.
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     pub fn psq(&self, code: u8, sq: Square) -> i16 {
@@ -258,14 +264,16 @@ impl EvalCtx {
             assert!(TROPISM_QUEEN >= 0 && TROPISM_QUEEN < 256);
             assert!(TROPISM_OTHER >= 0 && TROPISM_OTHER < 256);
             assert!(KING_CENTRE >= 0 && KING_CENTRE < 256);
+            assert!(VALUES[KING as usize] == 0);
         };
         let v: i16;
         // Registers: r22 the code, then the kind; r20 the square; r18 the
         // phase; r23 the enemy king's root square (r21 the white one, for
-        // black men); r26 the flip (0 white, 56 black: also the colour);
-        // r27 the 64-square index; r19 a table byte; r25:r24 the value.
-        // SAFETY: reads only the flash tables VALUE, PST and PAWN_EG_RANK
-        // at indices of a valid code and square; r1 is cleared after each
+        // black men; then the tropism weight); r26 the flip (0 white, 56
+        // black: also the colour); r27 the 64-square index; r19 a table
+        // byte; r25:r24 the value.
+        // SAFETY: reads only the flash tables PST and PAWN_EG_RANK at
+        // indices of a valid code and square; r1 is cleared after each
         // `mul`.
         unsafe {
             core::arch::asm!(
@@ -276,27 +284,20 @@ impl EvalCtx {
                 "    subi r22, 6",
                 "    ldi r26, 56",
                 "    mov r23, r21",
+                // The 64-square index: (sq + (sq & 7)) / 2, flipped for black.
                 "1:  mov r27, r20",
-                "    andi r27, 0x70",
+                "    andi r27, 7",
+                "    add r27, r20",
                 "    lsr r27",
-                "    mov r19, r20",
-                "    andi r19, 7",
-                "    or r27, r19",
                 "    eor r27, r26",
-                "    ldi r30, lo8({value})",
-                "    ldi r31, hi8({value})",
-                "    add r30, r22",
-                "    adc r31, r1",
-                "    add r30, r22",
-                "    adc r31, r1",
-                "    lpm r24, Z+",
-                "    lpm r25, Z",
-                "    cpi r22, 1",
-                "    breq 10f",
+                "    cpi r22, 2",
+                "    brlo 10f",
                 "    cpi r22, 6",
-                "    brne 20f",
+                "    brne 15f",
                 // The king: the square, or in endgames the centre.
-                "60: cpi r18, 2",
+                "60: clr r24",
+                "    clr r25",
+                "    cpi r18, 2",
                 "    brsh 61f",
                 "    ldi r30, lo8({pst} + 320)",
                 "    ldi r31, hi8({pst} + 320)",
@@ -322,7 +323,9 @@ impl EvalCtx {
                 "    sbci r25, hi8({kc3})",
                 "    rjmp 7f",
                 // A pawn: the square, or in endgames the rank.
-                "10: cpi r18, 2",
+                "10: ldi r24, lo8({vp})",
+                "    ldi r25, hi8({vp})",
+                "    cpi r18, 2",
                 "    brsh 11f",
                 "    ldi r30, lo8({pst})",
                 "    ldi r31, hi8({pst})",
@@ -335,22 +338,51 @@ impl EvalCtx {
                 "12: add r30, r27",
                 "    adc r31, r1",
                 "    lpm r19, Z",
-                "50: add r24, r19",
+                "    add r24, r19",
                 "    adc r25, r1",
                 "    sbrc r19, 7",
                 "    dec r25",
                 "    rjmp 7f",
+                "15: cpi r22, 4",
+                "    brlo 30f",
+                "    breq 40f",
+                // The queen, less her bonus off her square in the opening.
+                "    ldi r24, lo8({vq})",
+                "    ldi r25, hi8({vq})",
+                "    tst r18",
+                "    brne 51f",
+                "    ldi r19, 0x03",
+                "    sbrc r26, 3",
+                "    ldi r19, 0x73",
+                "    cp r20, r19",
+                "    breq 51f",
+                "    subi r24, lo8({qout})",
+                "    sbci r25, hi8({qout})",
+                "51: ldi r21, {tqueen}",
+                "    ldi r30, lo8({pst} + 256)",
+                "    ldi r31, hi8({pst} + 256)",
+                "    rjmp 20f",
+                "40: ldi r24, lo8({vr})",
+                "    ldi r25, hi8({vr})",
+                "    ldi r21, {tother}",
+                "    ldi r30, lo8({pst} + 192)",
+                "    ldi r31, hi8({pst} + 192)",
+                "    rjmp 20f",
+                "30: cpi r22, 3",
+                "    brne 31f",
+                "    ldi r24, lo8({vb})",
+                "    ldi r25, hi8({vb})",
+                "    ldi r21, {tother}",
+                "    ldi r30, lo8({pst} + 128)",
+                "    ldi r31, hi8({pst} + 128)",
+                "    rjmp 20f",
+                "31: ldi r24, lo8({vn})",
+                "    ldi r25, hi8({vn})",
+                "    ldi r21, {tknight}",
+                "    ldi r30, lo8({pst} + 64)",
+                "    ldi r31, hi8({pst} + 64)",
                 // An officer: its square's value, the tropism.
-                "20: mov r19, r22",
-                "    dec r19",
-                "    ldi r21, 64",
-                "    mul r19, r21",
-                "    ldi r30, lo8({pst})",
-                "    ldi r31, hi8({pst})",
-                "    add r30, r0",
-                "    adc r31, r1",
-                "    clr r1",
-                "    add r30, r27",
+                "20: add r30, r27",
                 "    adc r31, r1",
                 "    lpm r19, Z",
                 "    add r24, r19",
@@ -359,57 +391,41 @@ impl EvalCtx {
                 "    dec r25",
                 "    mov r19, r20",
                 "    andi r19, 7",
-                "    mov r21, r23",
-                "    andi r21, 7",
-                "    sub r19, r21",
+                "    mov r22, r23",
+                "    andi r22, 7",
+                "    sub r19, r22",
                 "    brcc 2f",
                 "    neg r19",
-                "2:  mov r21, r20",
-                "    swap r21",
-                "    andi r21, 7",
+                "2:  mov r22, r20",
+                "    swap r22",
+                "    andi r22, 7",
                 "    swap r23",
                 "    andi r23, 7",
-                "    sub r21, r23",
+                "    sub r22, r23",
                 "    brcc 3f",
-                "    neg r21",
-                "3:  cp r19, r21",
+                "    neg r22",
+                "3:  cp r19, r22",
                 "    brsh 4f",
-                "    mov r19, r21",
-                "4:  ldi r21, 7",
-                "    sub r21, r19",
-                "    ldi r19, {tother}",
-                "    cpi r22, 2",
-                "    brne 5f",
-                "    ldi r19, {tknight}",
-                "5:  cpi r22, 5",
-                "    brne 6f",
-                "    ldi r19, {tqueen}",
-                "6:  mul r19, r21",
+                "    mov r19, r22",
+                "4:  ldi r22, 7",
+                "    sub r22, r19",
+                "    mul r22, r21",
                 "    add r24, r0",
                 "    adc r25, r1",
                 "    clr r1",
-                // The queen off her square in the opening.
-                "    cpi r22, 5",
-                "    brne 7f",
-                "    tst r18",
-                "    brne 7f",
-                "    ldi r19, 0x03",
-                "    tst r26",
-                "    breq 71f",
-                "    ldi r19, 0x73",
-                "71: cp r20, r19",
-                "    breq 7f",
-                "    subi r24, lo8({qout})",
-                "    sbci r25, hi8({qout})",
                 "7:  tst r26",
                 "    breq 8f",
                 "    neg r25",
                 "    neg r24",
                 "    sbc r25, r1",
                 "8:",
-                value = sym VALUE,
                 pst = sym PST,
                 egr = sym PAWN_EG_RANK,
+                vp = const VALUES[PAWN as usize] as u16,
+                vn = const VALUES[KNIGHT as usize] as u16,
+                vb = const VALUES[BISHOP as usize] as u16,
+                vr = const VALUES[ROOK as usize] as u16,
+                vq = const VALUES[QUEEN as usize] as u16,
                 tother = const TROPISM_OTHER,
                 tknight = const TROPISM_KNIGHT,
                 tqueen = const TROPISM_QUEEN,
