@@ -389,19 +389,19 @@ impl EvalCtx {
                 "    adc r25, r1",
                 "    sbrc r19, 7",
                 "    dec r25",
-                "    mov r19, r20",
-                "    andi r19, 7",
-                "    mov r22, r23",
-                "    andi r22, 7",
-                "    sub r19, r22",
+                // The distance: sq - target + 0x77 holds the file and
+                // rank differences plus 7 in its nibbles.
+                "    mov r22, r20",
+                "    sub r22, r23",
+                "    subi r22, 0x89",
+                "    mov r19, r22",
+                "    andi r19, 0x0F",
+                "    subi r19, 7",
                 "    brcc 2f",
                 "    neg r19",
-                "2:  mov r22, r20",
-                "    swap r22",
-                "    andi r22, 7",
-                "    swap r23",
-                "    andi r23, 7",
-                "    sub r22, r23",
+                "2:  swap r22",
+                "    andi r22, 0x0F",
+                "    subi r22, 7",
                 "    brcc 3f",
                 "    neg r22",
                 "3:  cp r19, r22",
@@ -496,6 +496,7 @@ impl Engine {
     /// an evaluation, and the search has three call sites. The rest is out
     /// of line ([`Engine::evaluate_fully`]), so the lazy exits save no
     /// register.
+    #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
     pub(crate) fn evaluate(&mut self, pos: &Position, alpha: i16, beta: i16) -> i16 {
         let white = pos.side_to_move() == Color::White;
@@ -505,6 +506,92 @@ impl Engine {
             return base;
         }
         self.evaluate_fully(pos)
+    }
+
+    /// [`Engine::evaluate`] by hand: the phase and material tests before
+    /// the score is read, the engine's fields from one pointer (the
+    /// compiler set one up per field), the margins as constants. The
+    /// block leaves either the score or the engine's address in r25:r24,
+    /// so the lazy exit returns at once and the rest is a jump.
+    #[cfg(target_arch = "avr")]
+    #[inline(never)]
+    pub(crate) fn evaluate(&mut self, pos: &Position, alpha: i16, beta: i16) -> i16 {
+        use core::mem::offset_of;
+        const PHASE: usize = offset_of!(Engine, ctx) + offset_of!(EvalCtx, phase);
+        const PSQ: usize = offset_of!(Engine, psq);
+        const NPM: usize = offset_of!(Engine, npm);
+        // The score and the material counts from their lowest address.
+        const LOW: usize = if PSQ < NPM { PSQ } else { NPM };
+        const { assert!(PHASE < 64 && PSQ + 1 - LOW < 64 && NPM + 1 - LOW < 64 && LAZY_MARGIN > 0) };
+        let black = pos.side_to_move() as u8;
+        let out: u16;
+        let full: u8;
+        // Registers: T black to move (from r27), Z the engine's fields,
+        // r27:r26 the score (then negated for black), r31:r30 a bound,
+        // r30 the answer (0: lazy, the score in r25:r24; else the
+        // engine's address still there).
+        // SAFETY: reads the engine's phase, score and material counts at
+        // their offsets; writes nothing.
+        unsafe {
+            core::arch::asm!(
+                "    bst r27, 0",
+                "    movw r30, r24",
+                "    ldd r26, Z+{phase}",
+                "    cpi r26, {pawn_ending}",
+                "    brsh 9f",
+                "    subi r30, lo8(-({low}))",
+                "    sbci r31, hi8(-({low}))",
+                "    ldd r26, Z+{npm0}",
+                "    tst r26",
+                "    breq 9f",
+                "    ldd r26, Z+{npm0}+1",
+                "    tst r26",
+                "    breq 9f",
+                "    ldd r26, Z+{psq}",
+                "    ldd r27, Z+{psq}+1",
+                "    brtc 1f",
+                "    neg r27",
+                "    neg r26",
+                "    sbc r27, r1",
+                "1:  movw r30, r26",
+                "    subi r30, lo8(-({margin}))",
+                "    sbci r31, hi8(-({margin}))",
+                "    cp r20, r30",
+                "    cpc r21, r31",
+                "    brge 8f",
+                "    movw r30, r26",
+                "    subi r30, lo8({margin})",
+                "    sbci r31, hi8({margin})",
+                "    cp r30, r18",
+                "    cpc r31, r19",
+                "    brge 8f",
+                "9:  ldi r30, 1",
+                "    rjmp 10f",
+                "8:  movw r24, r26",
+                "    clr r30",
+                "10:",
+                phase = const PHASE,
+                pawn_ending = const Phase::PawnEnding as u8,
+                low = const LOW,
+                npm0 = const NPM - LOW,
+                psq = const PSQ - LOW,
+                margin = const LAZY_MARGIN,
+                in("r27") black,
+                inout("r25r24") self as *mut Engine as u16 => out,
+                in("r21r20") alpha,
+                in("r19r18") beta,
+                lateout("r26") _,
+                lateout("r27") _,
+                out("r30") full,
+                out("r31") _,
+            );
+        }
+        if full == 0 {
+            return out as i16;
+        }
+        // SAFETY: `out` is still `self`'s address (exposed above).
+        let this = unsafe { &mut *(out as usize as *mut Engine) };
+        this.evaluate_fully(pos)
     }
 
     /// [`Engine::evaluate`] without the lazy exit: the pawn cache's hits,
@@ -608,6 +695,9 @@ fn passed_pawns(pos: &Position, npm: [u8; 2], passed_files: [u8; 2], stm_white: 
         let their_king = pos.king_square(enemy);
         let their_npm = npm[(c ^ 1) as usize];
         let mut files = passed_files[c as usize];
+        if files == 0 {
+            continue;
+        }
         let mut t = 0i16;
         let mut f = 0u8;
         while files != 0 {
