@@ -12,7 +12,7 @@
 //!   micro-Max style) and the queen's "stay home in the opening". The
 //!   engine keeps the sum up to date in make/unmake ([`Engine`] wrappers in
 //!   `search.rs`), so a node pays four table look-ups at most.
-//! * **Dynamic** ([`dynamic`]): computed at the leaves from the piece lists:
+//! * **Dynamic** ([`evaluation`]): computed at the leaves from the piece lists:
 //!   pawn structure (doubled, isolated, connected, passed with
 //!   rank-graded bonus, king distance and the quadrant rule; cached by
 //!   pawn key), knight outposts, bishop pair,
@@ -595,17 +595,58 @@ impl Engine {
     }
 
     /// [`Engine::evaluate`] without the lazy exit: the pawn cache's hits,
-    /// [`dynamic`] and the scaling in one frame.
+    /// the dynamic terms and the scaling in one frame ([`evaluation`]).
     #[inline(never)]
     fn evaluate_fully(&mut self, pos: &Position) -> i16 {
-        let slot = self.pawn_slot(pos);
-        evaluation(pos, &self.ctx, self.psq, self.npm, self.pawns, &self.pawn_cache[slot])
+        #[cfg(not(target_arch = "avr"))]
+        let pi = &self.pawn_cache[self.pawn_slot(pos)];
+        #[cfg(target_arch = "avr")]
+        // SAFETY: the entry is not written again in this evaluation.
+        let pi = unsafe { &*self.pawn_entry(pos) };
+        evaluation(pos, &self.ctx, self.psq, self.npm, self.pawns, pi)
+    }
+
+    /// [`Engine::pawn_slot`] on the AVR: the entry's address in a `mul`
+    /// of bytes (the compiler multiplied a 16-bit index).
+    #[cfg(target_arch = "avr")]
+    #[inline(always)]
+    fn pawn_entry(&mut self, pos: &Position) -> *mut PawnInfo {
+        const { assert!(PAWN_CACHE.is_power_of_two() && PAWN_CACHE * core::mem::size_of::<PawnInfo>() <= 256) };
+        let key = pos.pawn_key();
+        let entry: *mut PawnInfo;
+        // Registers: r19:r18 the key, r0 the index (the key's bytes mixed,
+        // as `pawn_slot`), then r1:r0 its offset, Z the entry.
+        // SAFETY: the offset is that of an entry of the cache; r1 is
+        // cleared after the `mul`.
+        unsafe {
+            core::arch::asm!(
+                "    mov r0, r18",
+                "    eor r0, r19",
+                "    ldi r18, {mask}",
+                "    and r0, r18",
+                "    ldi r18, {size}",
+                "    mul r0, r18",
+                "    add r30, r0",
+                "    adc r31, r1",
+                "    clr r1",
+                mask = const PAWN_CACHE - 1,
+                size = const core::mem::size_of::<PawnInfo>(),
+                inout("Z") self.pawn_cache.as_mut_ptr() => entry,
+                inout("r19r18") key => _,
+            );
+        }
+        // SAFETY: `entry` points into the cache, borrowed from `self`.
+        if unsafe { (*entry).key } != key {
+            fill_pawn_slot(unsafe { &mut *entry }, pos);
+        }
+        entry
     }
 }
 
 impl Engine {
     /// The pawn-cache slot holding the pawn info of `pos`, computed on a
     /// miss (an index, not a copy of the entry).
+    #[cfg_attr(target_arch = "avr", allow(dead_code))]
     #[inline(always)]
     fn pawn_slot(&mut self, pos: &Position) -> usize {
         let key = pos.pawn_key();
