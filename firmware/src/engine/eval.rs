@@ -720,44 +720,51 @@ const BLACK_WEAK: u8 = 0x20;
 const BLACK_TO_MOVE: u8 = 0x40;
 
 /// The passed pawns of both colours, white's point of view: the front
-/// pawns of the files the pawn info names.
+/// pawns of the files the pawn info names. A colour at a time, out of
+/// line ([`passed_side`]: the colour a byte argument, not an index into
+/// arrays kept on the stack).
 #[inline(never)]
 fn passed_pawns(pos: &Position, npm: [u8; 2], passed_files: [u8; 2], stm_white: bool) -> i16 {
     let endgame = npm[0] + npm[1] <= 26;
+    let wk = pos.king_square(Color::White);
+    let bk = pos.king_square(Color::Black);
     let mut total = 0i16;
-    for c in 0..2u8 {
-        let (color, enemy) = if c == 0 {
-            (Color::White, Color::Black)
-        } else {
-            (Color::Black, Color::White)
-        };
-        let own = pos.pawn_files(color);
-        let my_king = pos.king_square(color);
-        let their_king = pos.king_square(enemy);
-        let their_npm = npm[(c ^ 1) as usize];
-        let mut files = passed_files[c as usize];
-        if files == 0 {
-            continue;
-        }
-        let mut t = 0i16;
-        let mut f = 0u8;
-        while files != 0 {
-            // (A file without pawns here would be a pawn-key collision.)
-            if files & 1 != 0 && own[(f & 7) as usize] != 0 {
-                let r = front_rank(own[(f & 7) as usize], c);
-                let rr = if c == 0 { r } else { 7 - r };
-                t += passed(pos, (r << 4) | f, c, rr, endgame, their_npm, my_king, their_king, stm_white);
-            }
-            files >>= 1;
-            f += 1;
-        }
-        if c == 0 {
-            total += t;
-        } else {
-            total -= t;
-        }
+    if passed_files[0] != 0 {
+        total += passed_side(pos, passed_files[0], 0, endgame, npm[1], wk, bk, stm_white);
+    }
+    if passed_files[1] != 0 {
+        total -= passed_side(pos, passed_files[1], 1, endgame, npm[0], bk, wk, stm_white);
     }
     total
+}
+
+/// The passed pawns of colour `c` (0: white) on `files`.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn passed_side(
+    pos: &Position,
+    mut files: u8,
+    c: u8,
+    endgame: bool,
+    their_npm: u8,
+    my_king: Square,
+    their_king: Square,
+    stm_white: bool,
+) -> i16 {
+    let own = pos.pawn_files(if c == 0 { Color::White } else { Color::Black });
+    let mut t = 0i16;
+    let mut f = 0u8;
+    while files != 0 {
+        // (A file without pawns here would be a pawn-key collision.)
+        if files & 1 != 0 && own[(f & 7) as usize] != 0 {
+            let r = front_rank(own[(f & 7) as usize], c);
+            let rr = if c == 0 { r } else { 7 - r };
+            t += passed(pos, (r << 4) | f, c, rr, endgame, their_npm, my_king, their_king, stm_white);
+        }
+        files >>= 1;
+        f += 1;
+    }
+    t
 }
 
 crate::progmem! {
