@@ -1369,22 +1369,20 @@ fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
             // A pawn ends the officers.
             "2:  cpi r19, 1",
             "    breq 9f",
-            // A knight: an outpost on relative ranks 4..6 (r19 the
-            // relative rank less 3), guarded by a pawn, no enemy pawn on
-            // the next files ahead of it.
+            // A knight: an outpost on relative ranks 4..6 (the square
+            // less 0x30 for white, 0x20 for black, below 0x30), guarded
+            // by a pawn, no enemy pawn on the next files ahead of it.
+            "    mov r19, r18",
+            "    subi r19, 0x30",
+            "    sbrc r12, 0",
+            "    subi r19, 0xF0",
+            "    cpi r19, 0x30",
+            "    brsh 81b",
             "    mov r20, r18",
             "    andi r20, 7",
             "    mov r21, r18",
             "    swap r21",
             "    andi r21, 7",
-            "    mov r19, r21",
-            "    sbrs r12, 0",
-            "    rjmp 21f",
-            "    ldi r19, 7",
-            "    sub r19, r21",
-            "21: subi r19, 3",
-            "    cpi r19, 3",
-            "    brsh 81b",
             // m = 1 << rank (r19). White: guards a rank lower (m >> 1),
             // enemy pawns ahead above it (-(m << 1)); black: a rank higher
             // (m << 1), ahead below it (m - 1).
@@ -1438,25 +1436,25 @@ fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
             "    sbci r17, hi8({pair})",
             "10: sbrs r12, 1",
             "    rjmp 60f",
-            // The king shield: the king on its first two ranks, near and
-            // far (r20, r21) the ranks one and two ahead of it.
-            "    mov r18, r7",
-            "    swap r18",
-            "    andi r18, 7",
+            // The king shield: the king on its first two ranks (below
+            // 0x20, from 0x60 for black; bit 4 the rank's), near and far
+            // (r20, r21) the ranks one and two ahead of it.
             "    sbrc r12, 0",
             "    rjmp 51f",
-            "    cpi r18, 2",
+            "    ldi r18, 0x20",
+            "    cp r7, r18",
             "    brsh 60f",
             "    ldi r20, 0x02",
-            "    sbrc r18, 0",
+            "    sbrc r7, 4",
             "    ldi r20, 0x04",
             "    mov r21, r20",
             "    lsl r21",
             "    rjmp 52f",
-            "51: cpi r18, 6",
+            "51: ldi r18, 0x60",
+            "    cp r7, r18",
             "    brlo 60f",
             "    ldi r20, 0x20",
-            "    sbrc r18, 0",
+            "    sbrc r7, 4",
             "    ldi r20, 0x40",
             "    mov r21, r20",
             "    lsr r21",
