@@ -1381,8 +1381,11 @@ fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
             "    sbrc r12, 0",
             "    subi r19, 0xF0",
             "    cpi r19, 0x30",
-            "    brsh 81b",
-            "    mov r20, r18",
+            "    brlo 22f",
+            "    dec r22",
+            "    breq 9f",
+            "    rjmp 1b",
+            "22: mov r20, r18",
             "    andi r20, 7",
             "    mov r21, r18",
             "    swap r21",
@@ -1528,7 +1531,10 @@ fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
             // Scaled towards a draw when the side ahead cannot win (r12
             // bit 3 white, bit 4 black), negated when black is to move
             // (bit 5).
-            "61: tst r17",
+            "61: mov r18, r12",
+            "    andi r18, 0x18",
+            "    breq 64f",
+            "    tst r17",
             "    brmi 62f",
             "    mov r18, r16",
             "    or r18, r17",
