@@ -912,7 +912,8 @@ pub fn pawn_info(pos: &Position) -> PawnInfo {
     let score: i16;
     let wp: u8;
     let bp: u8;
-    // Registers: Z the white file (black's 8 bytes on), r18/r19 this
+    // Registers: Z the white file after the next (black's 8 bytes on:
+    // `ldd Z+7` reads black's file of the white one just loaded), r18/r19 this
     // file's white and black pawns, r20/r21 the last file's, r22/r23 the
     // next file's; r17 the file's bit, r16 and r15 white's and black's
     // passed files; r26 and r27 masks, r0 scratch; the score in r25:r24.
@@ -928,10 +929,10 @@ pub fn pawn_info(pos: &Position) -> PawnInfo {
             "    ldi r17, 1",
             "    clr r20",
             "    clr r21",
-            "    ld r18, Z",
-            "    ldd r19, Z+8",
-            "    ldd r22, Z+1",
-            "    ldd r23, Z+9",
+            "    ld r18, Z+",
+            "    ldd r19, Z+7",
+            "    ld r22, Z+",
+            "    ldd r23, Z+7",
             // White: each pawn behind another on its file.
             "1:  tst r18",
             "    brne 10f",
@@ -1051,14 +1052,14 @@ pub fn pawn_info(pos: &Position) -> PawnInfo {
             "    breq 40f",
             "    movw r20, r18",
             "    movw r18, r22",
-            "    adiw r30, 1",
-            "    clr r22",
-            "    clr r23",
             "    cpi r17, 0x80",
             "    breq 31f",
-            "    ldd r22, Z+1",
-            "    ldd r23, Z+9",
-            "31: rjmp 1b",
+            "    ld r22, Z+",
+            "    ldd r23, Z+7",
+            "    rjmp 1b",
+            "31: clr r22",
+            "    clr r23",
+            "    rjmp 1b",
             "40:",
             doubled = const DOUBLED as u16,
             iso_open = const ISOLATED_OPEN as u16,
