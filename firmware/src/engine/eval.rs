@@ -267,25 +267,27 @@ impl EvalCtx {
             assert!(VALUES[KING as usize] == 0);
         };
         let v: i16;
-        // Registers: r22 the code, then the kind; r20 the square; r18 the
-        // phase; r23 the enemy king's root square (r21 the white one, for
-        // black men; then the tropism weight); r26 the flip (0 white, 56
-        // black: also the colour); r27 the 64-square index; r19 a table
-        // byte; r25:r24 the value.
-        // SAFETY: reads only the flash tables PST and PAWN_EG_RANK at
-        // indices of a valid code and square; r1 is cleared after each
-        // `mul`.
+        // Registers: Z `self` (then the tables); r22 the code, then the
+        // kind; r20 the square; r18 the phase; r23 the enemy king's root
+        // square; r21 the tropism weight; r26 the flip (0 white, 56 black:
+        // also the colour); r27 the 64-square index; r19 a table byte;
+        // r25:r24 the value.
+        // SAFETY: reads `self`'s phase and king squares and the flash
+        // tables PST and PAWN_EG_RANK at indices of a valid code and
+        // square; r1 is cleared after each `mul`.
         unsafe {
             core::arch::asm!(
                 "    andi r22, 0x0F",
                 "    ldi r26, 0",
+                "    ldd r23, Z+{ksq}+1",
                 "    cpi r22, 7",
                 "    brlo 1f",
                 "    subi r22, 6",
                 "    ldi r26, 56",
-                "    mov r23, r21",
+                "    ldd r23, Z+{ksq}",
+                "1:  ldd r18, Z+{phase}",
                 // The 64-square index: (sq + (sq & 7)) / 2, flipped for black.
-                "1:  mov r27, r20",
+                "    mov r27, r20",
                 "    andi r27, 7",
                 "    add r27, r20",
                 "    lsr r27",
@@ -432,12 +434,13 @@ impl EvalCtx {
                 kc = const KING_CENTRE,
                 kc3 = const 0u16.wrapping_sub(3 * KING_CENTRE as u16),
                 qout = const QUEEN_OUT as u16,
+                ksq = const core::mem::offset_of!(EvalCtx, ksq),
+                phase = const core::mem::offset_of!(EvalCtx, phase),
+                inout("Z") self as *const EvalCtx => _,
                 inout("r22") code => _,
                 in("r20") sq,
-                inout("r18") self.phase as u8 => _,
-                inout("r23") self.ksq[1] => _,
-                inout("r21") self.ksq[0] => _,
-                out("r19") _, out("r26") _, out("r27") _, out("Z") _,
+                out("r18") _, out("r19") _, out("r21") _, out("r23") _,
+                out("r26") _, out("r27") _,
                 out("r25r24") v,
             );
         }
