@@ -603,10 +603,59 @@ impl Engine {
     fn evaluate_fully(&mut self, pos: &Position) -> i16 {
         #[cfg(not(target_arch = "avr"))]
         let pi = &self.pawn_cache[self.pawn_slot(pos)];
+        #[cfg(not(target_arch = "avr"))]
+        let (psq, npm, pawns) = (self.psq, self.npm, self.pawns);
         #[cfg(target_arch = "avr")]
         // SAFETY: the entry is not written again in this evaluation.
         let pi = unsafe { &*self.pawn_entry(pos) };
-        evaluation(pos, &self.ctx, self.psq, self.npm, self.pawns, pi)
+        #[cfg(target_arch = "avr")]
+        let (psq, npm, pawns) = self.material();
+        evaluation(pos, &self.ctx, psq, npm, pawns, pi)
+    }
+
+    /// The incremental score and the material counts, read from one
+    /// pointer (the compiler set one up per field).
+    #[cfg(target_arch = "avr")]
+    #[inline(always)]
+    fn material(&self) -> (i16, [u8; 2], [u8; 2]) {
+        use core::mem::offset_of;
+        const PSQ: usize = offset_of!(Engine, psq);
+        const NPM: usize = offset_of!(Engine, npm);
+        const PAWNS: usize = offset_of!(Engine, pawns);
+        const LOW: usize = if PSQ < NPM && PSQ < PAWNS {
+            PSQ
+        } else if NPM < PAWNS {
+            NPM
+        } else {
+            PAWNS
+        };
+        const { assert!(PSQ + 1 - LOW < 64 && NPM + 1 - LOW < 64 && PAWNS + 1 - LOW < 64) };
+        let psq: i16;
+        let npm: u16;
+        let pawns: u16;
+        // SAFETY: reads the three fields at their offsets in `self`.
+        unsafe {
+            core::arch::asm!(
+                "    subi r30, lo8(-({low}))",
+                "    sbci r31, hi8(-({low}))",
+                "    ldd r18, Z+{psq}",
+                "    ldd r19, Z+{psq}+1",
+                "    ldd r20, Z+{npm}",
+                "    ldd r21, Z+{npm}+1",
+                "    ldd r26, Z+{pawns}",
+                "    ldd r27, Z+{pawns}+1",
+                low = const LOW,
+                psq = const PSQ - LOW,
+                npm = const NPM - LOW,
+                pawns = const PAWNS - LOW,
+                inout("Z") self as *const Engine => _,
+                out("r19r18") psq,
+                out("r21r20") npm,
+                out("r27r26") pawns,
+                options(pure, readonly, nostack),
+            );
+        }
+        (psq, npm.to_le_bytes(), pawns.to_le_bytes())
     }
 
     /// [`Engine::pawn_slot`] on the AVR: the entry's address in a `mul`
