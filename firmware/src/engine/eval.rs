@@ -987,9 +987,8 @@ pub fn pawn_info(pos: &Position) -> PawnInfo {
             "    ldd r23, Z+7",
             // White: each pawn behind another on its file.
             "1:  tst r18",
-            "    brne 10f",
-            "    rjmp 20f",
-            "10: mov r26, r18",
+            "    breq 20f",
+            "    mov r26, r18",
             "    dec r26",
             "    and r26, r18",
             "    breq 12f",
@@ -1044,9 +1043,8 @@ pub fn pawn_info(pos: &Position) -> PawnInfo {
             "18: or r16, r17",
             // Black, the same with the signs and directions turned.
             "20: tst r19",
-            "    brne 21f",
-            "    rjmp 30f",
-            "21: mov r26, r19",
+            "    breq 30f",
+            "    mov r26, r19",
             "    dec r26",
             "    and r26, r19",
             "    breq 23f",
