@@ -746,9 +746,14 @@ fn evaluation(pos: &Position, ctx: &EvalCtx, psq: i16, npm: [u8; 2], pawns: [u8;
     let stm_white = pos.side_to_move() == Color::White;
     let tempo = if stm_white { w!(TEMPO) } else { -w!(TEMPO) };
 
-    // Bare king: mating evaluation only.
-    if npm[0] == 0 && pawns[0] == 0 && pawns[1] == 0 && npm[1] >= 5
-        || npm[1] == 0 && pawns[1] == 0 && pawns[0] == 0 && npm[0] >= 5
+    // What the scaling and the sign ask, for the scan's end.
+    let flags = weak_flags(npm, pawns, stm_white);
+
+    // Bare king: mating evaluation only. (A bare king's side is weak:
+    // with pawns on both sides, one test of the flags.)
+    if flags & (WHITE_WEAK | BLACK_WEAK) != 0
+        && (npm[0] == 0 && pawns[0] == 0 && pawns[1] == 0 && npm[1] >= 5
+            || npm[1] == 0 && pawns[1] == 0 && pawns[0] == 0 && npm[0] >= 5)
     {
         let strong = if npm[0] > 0 { 0 } else { 1 };
         let s = scale_draw(psq + mating(pos, ctx, strong) + tempo, npm, pawns);
@@ -759,7 +764,14 @@ fn evaluation(pos: &Position, ctx: &EvalCtx, psq: i16, npm: [u8; 2], pawns: [u8;
     if pi.passed[0] | pi.passed[1] != 0 {
         total += passed_pawns(pos, npm, pi.passed, stm_white);
     }
-    // What the scaling and the sign ask, for the scan's end.
+    scan_and_scale(pos, npm, total, flags)
+}
+
+/// [`scan_and_scale`]'s flags: which side cannot win ([`scale_draw`]:
+/// no pawns and at most a minor piece), and black to move.
+#[cfg(not(target_arch = "avr"))]
+#[inline(always)]
+fn weak_flags(npm: [u8; 2], pawns: [u8; 2], stm_white: bool) -> u8 {
     let mut flags = if stm_white { 0 } else { BLACK_TO_MOVE };
     if pawns[0] == 0 && npm[0] <= 3 {
         flags |= WHITE_WEAK;
@@ -767,7 +779,40 @@ fn evaluation(pos: &Position, ctx: &EvalCtx, psq: i16, npm: [u8; 2], pawns: [u8;
     if pawns[1] == 0 && npm[1] <= 3 {
         flags |= BLACK_WEAK;
     }
-    scan_and_scale(pos, npm, total, flags)
+    flags
+}
+
+/// [`weak_flags`] by hand: byte tests (the compiler compared the counts
+/// as 16-bit words).
+#[cfg(target_arch = "avr")]
+#[inline(always)]
+fn weak_flags(npm: [u8; 2], pawns: [u8; 2], stm_white: bool) -> u8 {
+    let mut flags = if stm_white { 0 } else { BLACK_TO_MOVE };
+    // SAFETY: register arithmetic only.
+    unsafe {
+        core::arch::asm!(
+            "    tst {p0}",
+            "    brne 1f",
+            "    cpi {n0}, 4",
+            "    brsh 1f",
+            "    ori {f}, {ww}",
+            "1:  tst {p1}",
+            "    brne 2f",
+            "    cpi {n1}, 4",
+            "    brsh 2f",
+            "    ori {f}, {bw}",
+            "2:",
+            ww = const WHITE_WEAK,
+            bw = const BLACK_WEAK,
+            f = inout(reg_upper) flags,
+            n0 = in(reg_upper) npm[0],
+            n1 = in(reg_upper) npm[1],
+            p0 = in(reg) pawns[0],
+            p1 = in(reg) pawns[1],
+            options(pure, nomem, nostack),
+        );
+    }
+    flags
 }
 
 /// [`scan_and_scale`]'s flags: white (black) cannot win ([`scale_draw`]),
