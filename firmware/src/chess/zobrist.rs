@@ -74,6 +74,65 @@ pub const SIDE_KEY: u32 = 0x5BD1_E995;
 /// cycles a call, 3.5% of the search).
 ///
 /// C ABI: the AVR's assembly make calls it.
+#[cfg(target_arch = "avr")]
+#[inline(never)]
+pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
+    // The square's key at byte (sq + file) << 1 as in `move_key`, the
+    // piece's `code - 1` kept in r18 across `permuted` (which uses only
+    // r20..r25), its key at byte 4 * (code - 1) of PIECE_KINDS after.
+    let lo: u16;
+    let hi: u16;
+    // SAFETY: reads the flash tables SQUARE_KEYS and PIECE_KINDS at
+    // offsets below 256 and 64; calls `permuted` (C ABI) with its
+    // arguments where it takes them.
+    unsafe {
+        core::arch::asm!(
+            "    mov r18, r22",
+            "    andi r18, 7",
+            "    add r18, r22",
+            "    lsl r18",
+            "    ldi r30, lo8({sqkeys})",
+            "    ldi r31, hi8({sqkeys})",
+            "    add r30, r18",
+            "    adc r31, r1",
+            "    lpm r20, Z+",
+            "    lpm r21, Z+",
+            "    lpm r22, Z+",
+            "    lpm r23, Z",
+            "    dec r24",
+            "    andi r24, 15",
+            "    mov r18, r24",
+            "    call {permuted}",
+            "    lsl r18",
+            "    lsl r18",
+            "    ldi r30, lo8({kinds})",
+            "    ldi r31, hi8({kinds})",
+            "    add r30, r18",
+            "    adc r31, r1",
+            "    lpm r0, Z+",
+            "    eor r22, r0",
+            "    lpm r0, Z+",
+            "    eor r23, r0",
+            "    lpm r0, Z+",
+            "    eor r24, r0",
+            "    lpm r0, Z",
+            "    eor r25, r0",
+            sqkeys = sym SQUARE_KEYS,
+            kinds = sym PIECE_KINDS,
+            permuted = sym permuted,
+            in("r24") code,
+            in("r22") sq,
+            lateout("r25r24") hi,
+            lateout("r23r22") lo,
+            out("r21r20") _,
+            out("r18") _, out("Z") _,
+        );
+    }
+    (hi as u32) << 16 | lo as u32
+}
+
+/// [`piece_key`] on the host (the AVR's reference).
+#[cfg(not(target_arch = "avr"))]
 #[inline(never)]
 pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
     let c = (code & 0x0F).wrapping_sub(1) & 15;
@@ -89,6 +148,66 @@ pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
 /// shared out-of-line square-key read, 92 B and 0.28% faster.)
 ///
 /// C ABI: the AVR's assembly make calls it.
+#[cfg(target_arch = "avr")]
+#[inline(never)]
+pub extern "C" fn move_key(code: u8, from: Square, to: Square) -> u32 {
+    // Each square's key at byte 4 * index64 = (sq + file) << 1 of the
+    // table (the compiler worked out the 64-square index and doubled it
+    // twice in 16 bits), the two XORed into r23..r20 and the piece's
+    // `code - 1` in r24, where `permuted` takes them.
+    let lo: u16;
+    let hi: u16;
+    // SAFETY: reads the flash table SQUARE_KEYS at offsets below 256;
+    // calls `permuted` (C ABI) with its arguments where it takes them.
+    unsafe {
+        core::arch::asm!(
+            "    mov r21, r22",
+            "    andi r21, 7",
+            "    add r21, r22",
+            "    lsl r21",
+            "    mov r23, r20",
+            "    andi r23, 7",
+            "    add r23, r20",
+            "    lsl r23",
+            "    ldi r30, lo8({sqkeys})",
+            "    ldi r31, hi8({sqkeys})",
+            "    add r30, r21",
+            "    adc r31, r1",
+            "    lpm r18, Z+",
+            "    lpm r19, Z+",
+            "    lpm r26, Z+",
+            "    lpm r27, Z",
+            "    ldi r30, lo8({sqkeys})",
+            "    ldi r31, hi8({sqkeys})",
+            "    add r30, r23",
+            "    adc r31, r1",
+            "    lpm r20, Z+",
+            "    eor r20, r18",
+            "    lpm r21, Z+",
+            "    eor r21, r19",
+            "    lpm r22, Z+",
+            "    eor r22, r26",
+            "    lpm r23, Z",
+            "    eor r23, r27",
+            "    dec r24",
+            "    andi r24, 15",
+            "    call {permuted}",
+            sqkeys = sym SQUARE_KEYS,
+            permuted = sym permuted,
+            in("r24") code,
+            in("r22") from,
+            in("r20") to,
+            lateout("r25r24") hi,
+            lateout("r23r22") lo,
+            lateout("r21r20") _,
+            out("r18") _, out("r19") _, out("X") _, out("Z") _,
+        );
+    }
+    (hi as u32) << 16 | lo as u32
+}
+
+/// [`move_key`] on the host (the AVR's reference).
+#[cfg(not(target_arch = "avr"))]
 #[inline(never)]
 pub extern "C" fn move_key(code: u8, from: Square, to: Square) -> u32 {
     let c = (code & 0x0F).wrapping_sub(1) & 15;
@@ -97,8 +216,129 @@ pub extern "C" fn move_key(code: u8, from: Square, to: Square) -> u32 {
 
 /// The bytes of `k` permuted by piece `c` (code - 1); one copy for both
 /// keys.
+#[cfg(not(target_arch = "avr"))]
 #[inline(never)]
 fn permuted(c: u8, k: u32) -> u32 {
+    permuted_ref(c, k)
+}
+
+/// [`permuted`] on the AVR: `c` bit by bit picks one of the twelve
+/// permutations (codes 12..=15 take the last, as the Rust's `_` arm),
+/// each a few register moves from k's bytes (r20..r23) into the result's
+/// (r22..r25), a `movw` where two bytes stay in order. The compiler's
+/// match compared `c` one value at a time and put the result together
+/// with 16-bit shifts and ORs (45 cycles a call).
+#[cfg(target_arch = "avr")]
+#[inline(never)]
+extern "C" fn permuted(c: u8, k: u32) -> u32 {
+    let lo: u16;
+    let hi: u16;
+    // SAFETY: register moves and jumps within the block only.
+    unsafe {
+        core::arch::asm!(
+            // k's bytes: a r20, b r21, d r22, e r23; the result's r22..r25.
+            "    sbrc r24, 3",
+            "    rjmp 8f",
+            "    sbrc r24, 2",
+            "    rjmp 4f",
+            "    sbrc r24, 1",
+            "    rjmp 2f",
+            "    sbrc r24, 0",
+            "    rjmp 1f",
+            // 0: [a, b, d, e]
+            "    movw r24, r22",
+            "    movw r22, r20",
+            "    rjmp 99f",
+            // 1: [b, a, e, d]
+            "1:  mov r24, r23",
+            "    mov r25, r22",
+            "    mov r22, r21",
+            "    mov r23, r20",
+            "    rjmp 99f",
+            "2:  sbrc r24, 0",
+            "    rjmp 3f",
+            // 2: [d, e, a, b]
+            "    movw r24, r20",
+            "    rjmp 99f",
+            // 3: [e, d, b, a]
+            "3:  mov r24, r21",
+            "    mov r25, r20",
+            "    mov r20, r22",
+            "    mov r22, r23",
+            "    mov r23, r20",
+            "    rjmp 99f",
+            "4:  sbrc r24, 1",
+            "    rjmp 6f",
+            "    sbrc r24, 0",
+            "    rjmp 5f",
+            // 4: [b, d, e, a]
+            "    mov r24, r23",
+            "    mov r25, r20",
+            "    mov r23, r22",
+            "    mov r22, r21",
+            "    rjmp 99f",
+            // 5: [d, a, b, e]
+            "5:  mov r24, r21",
+            "    mov r25, r23",
+            "    mov r23, r20",
+            "    rjmp 99f",
+            "6:  sbrc r24, 0",
+            "    rjmp 7f",
+            // 6: [e, a, d, b]
+            "    mov r24, r22",
+            "    mov r25, r21",
+            "    mov r22, r23",
+            "    mov r23, r20",
+            "    rjmp 99f",
+            // 7: [a, e, b, d]
+            "7:  mov r24, r21",
+            "    mov r25, r22",
+            "    mov r22, r20",
+            "    rjmp 99f",
+            "8:  sbrc r24, 2",
+            "    rjmp 11f",
+            "    sbrc r24, 1",
+            "    rjmp 10f",
+            "    sbrc r24, 0",
+            "    rjmp 9f",
+            // 8: [d, b, a, e]
+            "    mov r24, r20",
+            "    mov r25, r23",
+            "    mov r23, r21",
+            "    rjmp 99f",
+            // 9: [b, e, a, d]
+            "9:  mov r24, r20",
+            "    mov r25, r22",
+            "    mov r22, r21",
+            "    rjmp 99f",
+            "10: sbrc r24, 0",
+            "    rjmp 11f",
+            // 10: [e, b, d, a]
+            "    mov r24, r22",
+            "    mov r25, r20",
+            "    mov r22, r23",
+            "    mov r23, r21",
+            "    rjmp 99f",
+            // 11 and above: [a, d, e, b]
+            "11: mov r24, r23",
+            "    mov r25, r21",
+            "    mov r23, r22",
+            "    mov r22, r20",
+            "99:",
+            inout("r21r20") k as u16 => _,
+            inout("r23r22") (k >> 16) as u16 => lo,
+            in("r24") c,
+            lateout("r25r24") hi,
+            options(pure, nomem, nostack),
+        );
+    }
+    (hi as u32) << 16 | lo as u32
+}
+
+/// The host's [`permuted`], the AVR's reference.
+#[cfg_attr(target_arch = "avr", allow(dead_code))]
+#[inline(always)]
+fn permuted_ref(c: u8, k: u32) -> u32 {
     let [a, b, d, e] = k.to_le_bytes();
     let p = match c {
         0 => [a, b, d, e],
