@@ -182,10 +182,10 @@ impl Position {
                 "    cpi r19, 0xFF",
                 "    brne 90f",
                 // (sq + 0x10) & 0x67 is 0, 4 or 7 on a1, e1, h1, a8, e8, h8
-                // only. A move touching one pushes the castling rights
+                // only (the move's flag bits 3 and 7 fall outside the
+                // mask). A move touching one pushes the castling rights
                 // before it, any other 0 (no change to look for).
                 "    mov r18, r22",
-                "    andi r18, 0x77",
                 "    subi r18, 0xF0",
                 "    andi r18, 0x67",
                 "    breq 15f",
@@ -194,7 +194,6 @@ impl Position {
                 "    cpi r18, 7",
                 "    breq 15f",
                 "    mov r18, r23",
-                "    andi r18, 0x77",
                 "    subi r18, 0xF0",
                 "    andi r18, 0x67",
                 "    breq 15f",
