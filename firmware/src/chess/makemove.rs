@@ -429,14 +429,13 @@ impl Position {
                 "    call {toggle}",
                 // The men's keys, if `hashed`: move_key(moved, from, to),
                 // with piece_key(victim, to) after a capture (C ABI:
-                // r16, r17 kept; the position waits on the stack).
+                // r16, r17 kept; both keep X too, the position there).
                 "35: pop r22",
                 "    pop r18",
                 "    tst r18",
                 "    brne 52f",
                 "    rjmp 99f",
-                "52: push r24",
-                "    push r25",
+                "52: movw r26, r24",
                 "    mov r24, r17",
                 "    mov r17, r23",
                 "    mov r20, r23",
@@ -458,9 +457,7 @@ impl Position {
                 "    eor r23, r0",
                 "    pop r0",
                 "    eor r22, r0",
-                "51: pop r27",
-                "    pop r26",
-                "    subi r26, {hash_nlo}",
+                "51: subi r26, {hash_nlo}",
                 "    sbci r27, {hash_nhi}",
                 "    ld r0, X",
                 "    eor r0, r22",

@@ -80,6 +80,7 @@ pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
     // The square's key at byte (sq + file) << 1 as in `move_key`, the
     // piece's `code - 1` kept in r18 across `permuted` (which uses only
     // r20..r25), its key at byte 4 * (code - 1) of PIECE_KINDS after.
+    // Keeps X (the assembly make keeps the position there).
     let lo: u16;
     let hi: u16;
     // SAFETY: reads the flash tables SQUARE_KEYS and PIECE_KINDS at
@@ -154,41 +155,42 @@ pub extern "C" fn move_key(code: u8, from: Square, to: Square) -> u32 {
     // Each square's key at byte 4 * index64 = (sq + file) << 1 of the
     // table (the compiler worked out the 64-square index and doubled it
     // twice in 16 bits), the two XORed into r23..r20 and the piece's
-    // `code - 1` in r24, where `permuted` takes them.
+    // `code - 1` in r24, where `permuted` takes them. Keeps X (the
+    // assembly make keeps the position there across the call).
     let lo: u16;
     let hi: u16;
     // SAFETY: reads the flash table SQUARE_KEYS at offsets below 256;
     // calls `permuted` (C ABI) with its arguments where it takes them.
     unsafe {
         core::arch::asm!(
-            "    mov r21, r22",
-            "    andi r21, 7",
-            "    add r21, r22",
-            "    lsl r21",
-            "    mov r23, r20",
-            "    andi r23, 7",
-            "    add r23, r20",
-            "    lsl r23",
+            "    mov r18, r22",
+            "    andi r18, 7",
+            "    add r18, r22",
+            "    lsl r18",
+            "    mov r19, r20",
+            "    andi r19, 7",
+            "    add r19, r20",
+            "    lsl r19",
             "    ldi r30, lo8({sqkeys})",
             "    ldi r31, hi8({sqkeys})",
-            "    add r30, r21",
-            "    adc r31, r1",
-            "    lpm r18, Z+",
-            "    lpm r19, Z+",
-            "    lpm r26, Z+",
-            "    lpm r27, Z",
-            "    ldi r30, lo8({sqkeys})",
-            "    ldi r31, hi8({sqkeys})",
-            "    add r30, r23",
+            "    add r30, r18",
             "    adc r31, r1",
             "    lpm r20, Z+",
-            "    eor r20, r18",
             "    lpm r21, Z+",
-            "    eor r21, r19",
             "    lpm r22, Z+",
-            "    eor r22, r26",
             "    lpm r23, Z",
-            "    eor r23, r27",
+            "    ldi r30, lo8({sqkeys})",
+            "    ldi r31, hi8({sqkeys})",
+            "    add r30, r19",
+            "    adc r31, r1",
+            "    lpm r0, Z+",
+            "    eor r20, r0",
+            "    lpm r0, Z+",
+            "    eor r21, r0",
+            "    lpm r0, Z+",
+            "    eor r22, r0",
+            "    lpm r0, Z",
+            "    eor r23, r0",
             "    dec r24",
             "    andi r24, 15",
             "    call {permuted}",
@@ -200,7 +202,7 @@ pub extern "C" fn move_key(code: u8, from: Square, to: Square) -> u32 {
             lateout("r25r24") hi,
             lateout("r23r22") lo,
             lateout("r21r20") _,
-            out("r18") _, out("r19") _, out("X") _, out("Z") _,
+            out("r18") _, out("r19") _, out("Z") _,
         );
     }
     (hi as u32) << 16 | lo as u32
