@@ -610,6 +610,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// 0.63 / 0.82 / 0.65, but the tables 188 and 182, 0.58 / 0.60. Only
     /// against a king on the edge, only knight checks, none at the root
     /// alone: the tables 0.61, 0.63 / 0.56, 0.65 / 0.64. Kept.
+    #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
     fn child_info(&self, m: Move, ply: u8, bits: u8) -> u16 {
         let to = m.to();
@@ -644,6 +645,114 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             0
         };
         (ext as u16) << 8 | f as u16
+    }
+
+    /// [`Searcher::child_info`] on the AVR: the squares, the man and the
+    /// side read in Rust, the distances, flags and extension in assembly
+    /// (the compiler widened the differences and tested each outcome apart).
+    #[cfg(target_arch = "avr")]
+    #[inline(never)]
+    fn child_info(&self, m: Move, ply: u8, bits: u8) -> u16 {
+        let to = m.to();
+        let side = self.pos.side_to_move();
+        let king = self.pos.king_square(side);
+        let code = self.pos.code_on(to);
+        let ok = ply < 3 * self.e.iteration;
+        let lo: u8;
+        let hi: u8;
+        // SAFETY: registers only; r1 stays zero, no memory touched.
+        unsafe {
+            core::arch::asm!(
+                // df = |file(to) - file(king)|, dr = |rank(to) - rank(king)|
+                "mov  {df}, {to}",
+                "andi {df}, 7",
+                "mov  {t}, {king}",
+                "andi {t}, 7",
+                "sub  {df}, {t}",
+                "brpl 1f",
+                "neg  {df}",
+                "1:",
+                "mov  {rr}, {to}",
+                "swap {rr}",
+                "andi {rr}, 7",           // rr = rank(to)
+                "mov  {dr}, {rr}",
+                "swap {king}",
+                "andi {king}, 7",
+                "sub  {dr}, {king}",
+                "brpl 2f",
+                "neg  {dr}",
+                "2:",
+                // the rank from the mover's side: White moved (Black to move) as is
+                "tst  {side}",
+                "brne 3f",
+                "subi {rr}, 7",
+                "neg  {rr}",
+                "3:",
+                "mov  {f}, {bits}",
+                "andi {f}, {prev_check}",
+                "mov  {t}, {df}",
+                "add  {t}, {dr}",
+                "cpi  {t}, 5",
+                "brsh 5f",                // manhattan > 4
+                "ori  {f}, {threat}",
+                "cpi  {df}, 3",
+                "brsh 6f",
+                "cpi  {dr}, 3",
+                "brsh 6f",
+                "ori  {f}, {near}",
+                "rjmp 6f",
+                // far from the king: a pawn on the mover's 6th or 7th
+                "5:",
+                "cpi  {code}, {wp}",
+                "breq 4f",
+                "cpi  {code}, {bp}",
+                "brne 6f",
+                "4:",
+                "cpi  {rr}, 5",
+                "brlo 6f",
+                "ori  {f}, {threat}",
+                // the extension: check 1, pawn ending 2, pawn to the 7th 1
+                "6:",
+                "ldi  {ext}, 0",
+                "tst  {ok}",
+                "breq 9f",
+                "ldi  {ext}, 1",
+                "sbrc {bits}, 0",
+                "rjmp 9f",
+                "ldi  {ext}, 2",
+                "sbrc {bits}, 1",
+                "rjmp 9f",
+                "ldi  {ext}, 0",
+                "cpi  {rr}, 6",
+                "brne 9f",
+                "cpi  {code}, {wp}",
+                "breq 8f",
+                "cpi  {code}, {bp}",
+                "brne 9f",
+                "8:",
+                "ldi  {ext}, 1",
+                "9:",
+                to = in(reg) to,
+                king = inout(reg_upper) king => _,
+                side = in(reg) side as u8,
+                code = in(reg_upper) code,
+                bits = in(reg) bits,
+                ok = in(reg) ok as u8,
+                df = out(reg_upper) _,
+                dr = out(reg) _,
+                rr = out(reg_upper) _,
+                t = out(reg_upper) _,
+                f = out(reg_upper) lo,
+                ext = out(reg_upper) hi,
+                prev_check = const PREV_CHECK,
+                threat = const PREV_THREAT,
+                near = const NEAR_KING,
+                wp = const PAWN,
+                bp = const PAWN + BLACK_OFFSET,
+                options(pure, nomem, nostack),
+            );
+        }
+        (hi as u16) << 8 | lo as u16
     }
 
     /// Empty squares next to the side to move's king that are not
