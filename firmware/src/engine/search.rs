@@ -169,6 +169,9 @@ const IID_DEPTH: i8 = 4;
 /// [`Searcher::qsearch`] modes.
 const Q_IN_CHECK: u8 = 1;
 const Q_CHECKS: u8 = 2;
+/// [`Searcher::improve`]'s answer: a beta cut-off; the PV to be updated.
+const IMPROVE_CUT: u8 = 1;
+const IMPROVE_PV: u8 = 2;
 /// [`Searcher::child_info`]'s `bits` ([`PREV_CHECK`]: the mover was in check).
 const CI_GIVES_CHECK: u8 = 1;
 const CI_PAWN_ENDING: u8 = 2;
@@ -1094,7 +1097,11 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             if self.e.stopped {
                 return 0;
             }
-            if self.improve(p, m, v, stage, quiet) {
+            let r = self.improve(ply, m, v, stage, quiet);
+            if r & IMPROVE_PV != 0 {
+                self.update_pv(p, m);
+            }
+            if r & IMPROVE_CUT != 0 {
                 break;
             }
         }
@@ -1105,24 +1112,24 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         n.best
     }
 
-    /// A child of ply `p` returned `v` for `m`: new best, PV, killers.
-    /// True on a beta cut-off.
+    /// A child of ply `p` returned `v` for `m`: new best, killers.
+    /// [`IMPROVE_CUT`] on a beta cut-off, [`IMPROVE_PV`] when the caller
+    /// is to copy the line ([`Searcher::update_pv`]: out of here, so that
+    /// nothing is kept across a call and no register saved).
     #[inline(never)]
-    fn improve(&mut self, p: usize, m: Move, v: i16, stage: Stage, quiet: bool) -> bool {
+    fn improve(&mut self, p: u8, m: Move, v: i16, stage: Stage, quiet: bool) -> u8 {
+        let p = p as usize;
         let n = &mut self.e.plies[p];
         if v <= n.best {
-            return false;
+            return 0;
         }
         n.best = v;
         if v <= n.alpha {
-            return false;
+            return 0;
         }
         n.alpha = v;
         let cut = v >= n.beta;
-        let pv = n.flags & N_PV != 0;
-        if pv {
-            self.update_pv(p, m);
-        }
+        let pv = if n.flags & N_PV != 0 { IMPROVE_PV } else { 0 };
         if cut && quiet && !m.is(MoveKind::Castle) && stage != Stage::MainLine {
             let k = &mut self.e.killers[p];
             if k[0] != m {
@@ -1130,7 +1137,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 k[0] = m;
             }
         }
-        cut
+        pv | cut as u8
     }
 
     /// `mode`: [`Q_IN_CHECK`] (the side to move is in check: all evasions,
