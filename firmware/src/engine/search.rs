@@ -172,14 +172,13 @@ const Q_CHECKS: u8 = 2;
 /// [`Searcher::improve`]'s answer: a beta cut-off; the PV to be updated.
 const IMPROVE_CUT: u8 = 1;
 const IMPROVE_PV: u8 = 2;
-/// [`Searcher::child_info`]'s `bits` ([`PREV_CHECK`]: the mover was in check).
+/// [`Searcher::child_info`]'s `extra`: the move gives check, a pawn
+/// ending began ([`Searcher::make`]).
 const CI_GIVES_CHECK: u8 = 1;
 const CI_PAWN_ENDING: u8 = 2;
-
-#[inline(always)]
-fn child_bits(gives_check: bool, pawn_ending: bool, in_check: bool) -> u8 {
-    gives_check as u8 | (pawn_ending as u8) << 1 | if in_check { PREV_CHECK } else { 0 }
-}
+// child_info turns the node's N_IN_CHECK into the child's PREV_CHECK by
+// one shift (the assembly: by adding 2) and passes NULL_LINE on as is.
+const _: () = assert!(N_IN_CHECK << 1 == PREV_CHECK && NULL_LINE == 1 && N_IN_CHECK == 2);
 
 struct Searcher<'a, H: SearchHost + ?Sized> {
     e: &'a mut Engine,
@@ -510,7 +509,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             }
             let pawn_ending = self.make(0, m);
             let gives_check = self.pos.in_check_after(m);
-            let info = self.child_info(m, 0, child_bits(gives_check, pawn_ending, in_check));
+            let info = self.child_info(m, 0, if in_check { N_IN_CHECK } else { 0 }, gives_check as u8 | (pawn_ending as u8) << 1);
             let mut flags = info as u8;
             let class = if m == main || m.is_capture() {
                 0
@@ -596,7 +595,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
 
     /// The child's flags after `m` was made (low byte) and the move's
     /// extension (high byte), in one call: both read the square `m` went
-    /// to and the side now to move. `bits`: [`child_bits`].
+    /// to and the side now to move. `nf`: the node's flags (its
+    /// [`N_IN_CHECK`] becomes the child's [`PREV_CHECK`], its [`NULL_LINE`]
+    /// passed on); `extra`: [`CI_GIVES_CHECK`], [`CI_PAWN_ENDING`].
     ///
     /// The extension (`gives_check`: the opponent is now in check). Only while ply < 3 x iteration (CP1: 2 x; 3 x solves more
     /// WAC at the same nodes: 238 against 234 at 10 s, emulated; in host
@@ -615,7 +616,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// alone: the tables 0.61, 0.63 / 0.56, 0.65 / 0.64. Kept.
     #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
-    fn child_info(&self, m: Move, ply: u8, bits: u8) -> u16 {
+    fn child_info(&self, m: Move, ply: u8, nf: u8, extra: u8) -> u16 {
         let to = m.to();
         // The side now to move is the one threatened.
         let black = self.pos.side_to_move() == Color::Black;
@@ -623,7 +624,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let r = rank_of(to);
         // The rank counted from the mover's side (6: the 7th).
         let rr = if black { r } else { 7 - r };
-        let mut f = bits & PREV_CHECK;
+        let mut f = (nf & NULL_LINE) | (nf & N_IN_CHECK) << 1;
         let king = self.pos.king_square(self.pos.side_to_move());
         if eval::manhattan(to, king) <= 4 {
             f |= PREV_THREAT;
@@ -635,12 +636,12 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         }
         let ext: u8 = if ply >= 3 * self.e.iteration {
             0
-        } else if bits & CI_GIVES_CHECK != 0 {
+        } else if extra & CI_GIVES_CHECK != 0 {
             // Every check, the sacrifices too: leaving out the quiet checks
             // that lose the man measured +0.7% +/- 0.9% in host games (not
             // shown) but solved 228 of WAC at 10 s against 238.
             1
-        } else if bits & CI_PAWN_ENDING != 0 {
+        } else if extra & CI_PAWN_ENDING != 0 {
             2
         } else if pawn && rr == 6 {
             1 // pawn to the 7th
@@ -655,7 +656,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// (the compiler widened the differences and tested each outcome apart).
     #[cfg(target_arch = "avr")]
     #[inline(never)]
-    fn child_info(&self, m: Move, ply: u8, bits: u8) -> u16 {
+    fn child_info(&self, m: Move, ply: u8, nf: u8, extra: u8) -> u16 {
         let to = m.to();
         let side = self.pos.side_to_move();
         let king = self.pos.king_square(side);
@@ -691,8 +692,11 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 "subi {rr}, 7",
                 "neg  {rr}",
                 "3:",
-                "mov  {f}, {bits}",
-                "andi {f}, {prev_check}",
+                // NULL_LINE as is, N_IN_CHECK (2) as PREV_CHECK (4)
+                "mov  {f}, {nf}",
+                "andi {f}, {keep}",
+                "sbrc {f}, 1",
+                "subi {f}, 0xFE",
                 "mov  {t}, {df}",
                 "add  {t}, {dr}",
                 "cpi  {t}, 5",
@@ -720,10 +724,10 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 "tst  {ok}",
                 "breq 9f",
                 "ldi  {ext}, 1",
-                "sbrc {bits}, 0",
+                "sbrc {extra}, 0",
                 "rjmp 9f",
                 "ldi  {ext}, 2",
-                "sbrc {bits}, 1",
+                "sbrc {extra}, 1",
                 "rjmp 9f",
                 "ldi  {ext}, 0",
                 "cpi  {rr}, 6",
@@ -739,7 +743,8 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 king = inout(reg_upper) king => _,
                 side = in(reg) side as u8,
                 code = in(reg_upper) code,
-                bits = in(reg) bits,
+                nf = in(reg) nf,
+                extra = in(reg) extra,
                 ok = in(reg) ok as u8,
                 df = out(reg_upper) _,
                 dr = out(reg) _,
@@ -747,7 +752,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 t = out(reg_upper) _,
                 f = out(reg_upper) lo,
                 ext = out(reg_upper) hi,
-                prev_check = const PREV_CHECK,
+                keep = const NULL_LINE | N_IN_CHECK,
                 threat = const PREV_THREAT,
                 near = const NEAR_KING,
                 wp = const PAWN,
@@ -1040,10 +1045,10 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             }
             let pawn_ending = self.make(ply, m);
             let gives_check = self.pos.in_check_after(m);
-            let info = self.child_info(m, ply, child_bits(gives_check, pawn_ending, in_check));
+            let info = self.child_info(m, ply, nf, gives_check as u8 | (pawn_ending as u8) << 1);
             let ext = (info >> 8) as i8;
             let quiet = !m.is_capture() && !m.is_promotion();
-            let mut cf = info as u8 | (nf & NULL_LINE);
+            let mut cf = info as u8;
             if m == main && flags & FOLLOW_PV != 0 {
                 cf |= FOLLOW_PV;
             }
