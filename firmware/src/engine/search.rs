@@ -178,6 +178,8 @@ const IMPROVE_PV: u8 = 2;
 /// ending began ([`Searcher::make`]).
 const CI_GIVES_CHECK: u8 = 1;
 const CI_PAWN_ENDING: u8 = 2;
+// (The assembly tests them as bits 0 and 1.)
+const _: () = assert!(CI_GIVES_CHECK == 1 && CI_PAWN_ENDING == 2);
 // child_info turns the node's N_IN_CHECK into the child's PREV_CHECK by
 // one shift (the assembly: by adding 2) and passes NULL_LINE on as is.
 const _: () = assert!(N_IN_CHECK << 1 == PREV_CHECK && NULL_LINE == 1 && N_IN_CHECK == 2);
@@ -511,7 +513,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             }
             let pawn_ending = self.make(0, m);
             let gives_check = self.pos.in_check_after(m);
-            let info = self.child_info(m, 0, if in_check { N_IN_CHECK } else { 0 }, gives_check as u8 | (pawn_ending as u8) << 1);
+            let nf = if in_check { N_IN_CHECK } else { 0 };
+            let extra = gives_check as u8 | (pawn_ending as u8) << 1;
+            let info = self.child_info(m, nf, extra, 0);
             let mut flags = info as u8;
             let class = if m == main || m.is_capture() {
                 0
@@ -618,7 +622,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// alone: the tables 0.61, 0.63 / 0.56, 0.65 / 0.64. Kept.
     #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
-    fn child_info(&self, m: Move, ply: u8, nf: u8, extra: u8) -> u16 {
+    fn child_info(&self, m: Move, nf: u8, extra: u8, ply: u8) -> u16 {
         let to = m.to();
         // The side now to move is the one threatened.
         let black = self.pos.side_to_move() == Color::Black;
@@ -658,7 +662,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// (the compiler widened the differences and tested each outcome apart).
     #[cfg(target_arch = "avr")]
     #[inline(never)]
-    fn child_info(&self, m: Move, ply: u8, nf: u8, extra: u8) -> u16 {
+    fn child_info(&self, m: Move, nf: u8, extra: u8, ply: u8) -> u16 {
         let to = m.to();
         let side = self.pos.side_to_move();
         let king = self.pos.king_square(side);
@@ -1051,7 +1055,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             }
             let pawn_ending = self.make(ply, m);
             let gives_check = self.pos.in_check_after(m);
-            let info = self.child_info(m, ply, nf, gives_check as u8 | (pawn_ending as u8) << 1);
+            let info = self.child_info(m, nf, gives_check as u8 | (pawn_ending as u8) << 1, ply);
             let ext = (info >> 8) as i8;
             let quiet = !m.is_capture() && !m.is_promotion();
             let mut cf = info as u8;
