@@ -401,7 +401,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// ply array a 16-bit multiplication, here one `mul`.
     #[inline(never)]
     fn make(&mut self, p: u8, m: Move) -> bool {
-        let p = p as usize;
+        let p = slot(p);
         let e = &mut *self.e;
         let pos = &*self.pos;
         // One man moves, maybe taking on its target: the common case in
@@ -436,7 +436,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// nothing left to do after that call, no value is kept across it.
     #[inline(never)]
     fn unmake(&mut self, p: u8, m: Move) {
-        let p = p as usize;
+        let p = slot(p);
         let e = &mut *self.e;
         let undo = &e.plies[p].undo;
         // The side to move before the take-back: the mover's opponent. (A
@@ -1133,7 +1133,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// nothing is kept across a call and no register saved).
     #[inline(never)]
     fn improve(&mut self, p: u8, m: Move, v: i16, stage: Stage, quiet: bool) -> u8 {
-        let p = p as usize;
+        let p = slot(p);
         let n = &mut self.e.plies[p];
         if v <= n.best {
             return 0;
@@ -1297,6 +1297,19 @@ fn special_delta(e: &mut Engine, pos: &Position, m: Move) -> (i16, bool) {
 }
 
 const NO_KILLERS: [Move; 2] = [Move::NONE; 2];
+
+/// The index of ply `p`'s slot in the ply array, for make, unmake and
+/// improve: below [`MAX_PLY`], as search and qsearch make no move once ply
+/// + nest >= MAX_PLY - 1 (the root is ply 0), which the compiler cannot
+/// see: without this, a bounds test and a panic call in each.
+#[inline(always)]
+fn slot(p: u8) -> usize {
+    debug_assert!((p as usize) < MAX_PLY);
+    // SAFETY: every caller passes the ply of a node that makes moves, at
+    // most MAX_PLY - 2 (`Searcher::enter`, `Searcher::qsearch`).
+    unsafe { core::hint::assert_unchecked((p as usize) < MAX_PLY) };
+    p as usize
+}
 
 crate::progmem! {
     /// [`pv_offset`] of each ply: a table read instead of a multiplication.
