@@ -879,6 +879,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         if p + self.nest as usize >= MAX_PLY - 1 {
             return Some(self.e.evaluate(self.pos, alpha, beta));
         }
+        let p = slot(ply);
         // Mate-distance pruning.
         let mut alpha = alpha;
         let mut beta = beta;
@@ -991,6 +992,8 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         if let Some(v) = self.enter(ply, depth, alpha, beta, in_check, flags, iid) {
             return v;
         }
+        // Past enter's ply limit.
+        let p = slot(ply);
         let main = self.e.plies[p].picker.main();
         loop {
             let e = &mut *self.e;
@@ -1174,6 +1177,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         if p + self.nest as usize >= MAX_PLY - 1 {
             return self.e.evaluate(self.pos, alpha, beta);
         }
+        let p = slot(ply);
         let mut alpha = alpha;
         let mut best;
         let stand;
@@ -1298,15 +1302,17 @@ fn special_delta(e: &mut Engine, pos: &Position, m: Move) -> (i16, bool) {
 
 const NO_KILLERS: [Move; 2] = [Move::NONE; 2];
 
-/// The index of ply `p`'s slot in the ply array, for make, unmake and
-/// improve: below [`MAX_PLY`], as search and qsearch make no move once ply
-/// + nest >= MAX_PLY - 1 (the root is ply 0), which the compiler cannot
-/// see: without this, a bounds test and a panic call in each.
+/// The index of ply `p`'s slot in the ply array (make, unmake, improve;
+/// enter, search and qsearch past their ply limit): below [`MAX_PLY`], as
+/// search and qsearch make no move once ply + nest >= MAX_PLY - 1 (the
+/// root is ply 0), which the compiler cannot see: without this, a bounds
+/// test and a panic call for each access.
 #[inline(always)]
 fn slot(p: u8) -> usize {
     debug_assert!((p as usize) < MAX_PLY);
-    // SAFETY: every caller passes the ply of a node that makes moves, at
-    // most MAX_PLY - 2 (`Searcher::enter`, `Searcher::qsearch`).
+    // SAFETY: every caller passes the ply of a node past its ply limit
+    // (it may make moves), at most MAX_PLY - 2 (`Searcher::enter`,
+    // `Searcher::qsearch`).
     unsafe { core::hint::assert_unchecked((p as usize) < MAX_PLY) };
     p as usize
 }
