@@ -194,6 +194,9 @@ struct Searcher<'a, H: SearchHost + ?Sized> {
     /// Internal-iterative-deepening searches on the stack: each is one
     /// more search frame at the same ply, so the ply limits count them.
     nest: u8,
+    /// [`CI_GIVES_CHECK`] where checks are extended, 0 against a bare king
+    /// (see [`Searcher::child_info`]).
+    checks: u8,
 }
 
 /// Entry point of [`Engine::search`].
@@ -216,6 +219,7 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
     e.pawns = pawns;
     e.killers = [[Move::NONE; 2]; MAX_PLY];
     e.main_len = 0;
+    let bare_king = e.ctx.phase.bare_king();
     let mut s = Searcher {
         e,
         pos,
@@ -224,6 +228,7 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
         root_best: Move::NONE,
         nest: 0,
         root_score: 0,
+        checks: if bare_king { 0 } else { CI_GIVES_CHECK },
     };
     s.iterate(limits)
 }
@@ -514,7 +519,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             let pawn_ending = self.make(0, m);
             let gives_check = self.pos.in_check_after(m);
             let nf = if in_check { N_IN_CHECK } else { 0 };
-            let extra = gives_check as u8 | (pawn_ending as u8) << 1;
+            let extra = gives_check as u8 & self.checks | (pawn_ending as u8) << 1;
             let info = self.child_info(m, nf, extra, 0);
             let mut flags = info as u8;
             let class = if m == main || m.is_capture() {
@@ -611,15 +616,25 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// changed). Between 2 x and 3 x only the checks whose man cannot be
     /// won (swap-off after the move): +0.08% +/- 0.25%, 109 games changed,
     /// WAC 238, 92 bytes of flash: left out.
-    /// Against a bare king the two defences disagree (KBNK, host engine at
-    /// 880 nps, plies to mate lost a move by the tables; Stockfish
-    /// defending, 40 positions on each of seeds 1 to 4; the tables, 200 on
-    /// seeds 32 and 33): every check extended (these rules), Stockfish
-    /// 142 of 160 mated, 1.03 / 0.72 / 0.95 / 0.87, the tables 192 and
-    /// 192, 0.50 / 0.44; no check extension there, 151 of 160, 0.86 /
-    /// 0.63 / 0.82 / 0.65, but the tables 188 and 182, 0.58 / 0.60. Only
-    /// against a king on the edge, only knight checks, none at the root
-    /// alone: the tables 0.61, 0.63 / 0.56, 0.65 / 0.64. Kept.
+    /// Against a bare king no check is extended ([`Searcher::checks`]).
+    /// At 880 nps (host engine, plies to mate lost a move by the tables;
+    /// Stockfish defending, 40 positions on each of seeds 1 to 4; the
+    /// tables, 200 on seeds 32 and 33) the two defences disagreed: every
+    /// check extended, Stockfish 142 of 160 mated, 1.03 / 0.72 / 0.95 /
+    /// 0.87, the tables 192 and 192, 0.50 / 0.44; no check extension,
+    /// 151 of 160, 0.86 / 0.63 / 0.82 / 0.65, the tables 188 and 182,
+    /// 0.58 / 0.60; checks were extended. At the image's speed of 1,330
+    /// nps in KBNK (the same measures, 200 positions on each of seeds 18
+    /// to 22 against the tables) the extended checks got worse as the
+    /// speed grew, 971 of 1,000 mated at 1,170 nps, 943 at 1,330, and on
+    /// seeds 18 and 19, 389 of 400 at 1,000 nps, 368 at 2,000; without
+    /// them, 996 of 1,000 at 1,330 (0.42 / 0.45 / 0.45 / 0.46 / 0.45
+    /// plies lost a move against 0.48 / 0.58 / 0.50 / 0.52 / 0.57), 392
+    /// of 400 at 2,000, 389 at 1,000 (0.47 / 0.50 there against 0.40 /
+    /// 0.46: extended checks still paid at 1,000); Stockfish defending on
+    /// seed 1, 40 of 40 mated, 0.69, against 34, 0.91; KQK 200 of 200
+    /// either way, 0.35 / 0.33 against 0.51 / 0.52, KRK 0.35 / 0.31
+    /// against 0.36 / 0.36.
     #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
     fn child_info(&self, m: Move, nf: u8, extra: u8, ply: u8) -> u16 {
@@ -1058,7 +1073,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             }
             let pawn_ending = self.make(ply, m);
             let gives_check = self.pos.in_check_after(m);
-            let info = self.child_info(m, nf, gives_check as u8 | (pawn_ending as u8) << 1, ply);
+            let info = self.child_info(m, nf, gives_check as u8 & self.checks | (pawn_ending as u8) << 1, ply);
             let ext = (info >> 8) as i8;
             let quiet = !m.is_capture() && !m.is_promotion();
             let mut cf = info as u8;
