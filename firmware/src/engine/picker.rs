@@ -180,7 +180,8 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
 /// The king (slot 0) is walked before the loop and the slots from
 /// `officer_end` on (pawns only) without reading a code, the kind from
 /// the code plus the first enemy code, and two registers fewer saved:
-/// 0.58% fewer cycles, 4 B smaller. (Asking the victims kept above a
+/// 0.58% fewer cycles, 4 B smaller. The single steps two a turn of the
+/// loop: 0.27% fewer for 28 B. (Asking the victims kept above a
 /// quiescence node's delta floor for their least attacker instead of the
 /// scan, 2,825 scans fewer, cost 0.08% more cycles and 180 B: the 7,900
 /// swap-off scans and the code inlined into the quiescence search.)
@@ -300,8 +301,23 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    ldi r18, 8",
             "    ldi r30, lo8({jumps})",
             "    ldi r31, hi8({jumps})",
-            "21: ldi r21, 8",
+            // (Two steps a turn of the loop.)
+            "21: ldi r21, 4",
             "2:  ld r9, Z+",
+            "    add r9, r19",
+            "    mov r17, r9",
+            "    andi r17, 0x88",
+            "    brne 4f",
+            "    movw r28, r24",
+            "    add r28, r9",
+            "    adc r29, r1",
+            "    ld r16, Y",
+            "    andi r16, 0x0F",
+            "    sub r16, r20",
+            "    cpi r16, 5",
+            "    brsh 4f",
+            "    rcall 40f",
+            "4:  ld r9, Z+",
             "    add r9, r19",
             "    mov r17, r9",
             "    andi r17, 0x88",
