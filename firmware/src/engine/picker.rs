@@ -96,7 +96,7 @@ crate::progmem! {
 
 crate::progmem! {
     /// `1 << slot`: a variable 16-bit shift is a loop on the AVR.
-    static SLOT_BITS: [u16; 16] = [
+    pub(crate) static SLOT_BITS: [u16; 16] = [
         1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768,
     ];
 }

@@ -11,7 +11,7 @@
 use super::eval::{BIT, VALUE};
 #[cfg(not(target_arch = "avr"))]
 use super::eval::{JUMPS, RAYS};
-use super::picker::attacked_victims;
+use super::picker::{attacked_victims, SLOT_BITS};
 #[cfg_attr(target_arch = "avr", allow(unused_imports))]
 use crate::chess::is_adjacent;
 #[cfg(not(target_arch = "avr"))]
@@ -570,14 +570,29 @@ pub struct Hanging {
 
 pub fn hanging(pos: &Position) -> Hanging {
     let us = pos.side_to_move();
+    // One pass over the enemy men finds all of ours they attack: cheaper
+    // than an attack test per officer. Most men are not attacked at all,
+    // and the swap-off is not needed: where no officer is, the slots'
+    // loop (out of line, with its 18 register saves and frame) is not
+    // entered.
+    let (attacked, _) = attacked_victims(pos, us.other());
+    let end = pos.officer_end(us);
+    let officers = if end < 16 { SLOT_BITS.get(end as usize).wrapping_sub(1) } else { 0xFFFF };
+    if attacked & officers == 0 {
+        return Hanging::default();
+    }
+    hanging_officers(pos, attacked)
+}
+
+/// [`hanging`]'s loop over our officers' slots, `attacked` those the
+/// opponent attacks.
+#[inline(never)]
+fn hanging_officers(pos: &Position, attacked: u16) -> Hanging {
+    let us = pos.side_to_move();
     let them = us.other();
     let mut h = Hanging::default();
     let mut second = 0i16;
     let list = pos.piece_list(us);
-    // One pass over the enemy men finds all of ours they attack: cheaper
-    // than an attack test per officer. Most men are not attacked at all,
-    // and the swap-off is not needed.
-    let (attacked, _) = attacked_victims(pos, them);
     let mut bit = 1u16;
     // A u8 slot counter: `enumerate().skip(1)` is 16-bit work on the AVR.
     // Pawns are left out: only the officers' slots.
