@@ -239,6 +239,7 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "51: rjmp 99f",
             "50: brts 51b",
             "    set",
+            "    ldi r18, 0",
             "    mov r17, r24",
             "    subi r17, 0x6F",
             "    sbrs r20, 1",
@@ -259,10 +260,11 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    add r17, r20",
             "    cpi r17, 8",
             "    brne 32f",
-            // Pawns: two probes in line.
+            // Pawns: two probes in line (no class: r18 0, set once for
+            // the pawns' slots).
+            "    ldi r18, 0",
             "30: mov r9, r19",
             "    add r9, r8",
-            "    ldi r18, 0",
             "    mov r17, r9",
             "    andi r17, 0x88",
             "    brne 31f",
