@@ -879,6 +879,10 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// goes to the ply array. Some(score) = the node is done. Kept apart so
     /// that its temporaries are not part of the recursive frame. `iid`: the
     /// move internal iterative deepening found, first off the main line.
+    /// (Eight arguments: on the AVR all of them still travel in registers,
+    /// r24 down to r12, on every node; `iid` came with internal iterative
+    /// deepening.)
+    #[allow(clippy::too_many_arguments)]
     #[inline(never)]
     fn enter(&mut self, ply: u8, depth: i8, alpha: i16, beta: i16, in_check: bool, flags: u8, iid: Move) -> Option<i16> {
         if self.tick() {
