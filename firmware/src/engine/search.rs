@@ -880,7 +880,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// that its temporaries are not part of the recursive frame. `iid`: the
     /// move internal iterative deepening found, first off the main line.
     /// (Eight arguments: on the AVR all of them still travel in registers,
-    /// r24 down to r12, on every node; `iid` came with internal iterative
+    /// r25 down to r10, on every node; `iid` came with internal iterative
     /// deepening.)
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
