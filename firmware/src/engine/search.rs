@@ -1275,7 +1275,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
 /// The material counts after the man `vcode` was taken; true if an officer.
 #[inline(never)]
 fn taken(e: &mut Engine, vcode: u8) -> bool {
-    let them = (vcode > BLACK_OFFSET) as usize;
+    let them = color_of(vcode).index();
     let k = kind_of(vcode);
     if k == PAWN {
         e.pawns[them] -= 1;
