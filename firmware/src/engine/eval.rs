@@ -250,61 +250,132 @@ impl EvalCtx {
 }
 
 impl EvalCtx {
-    /// [`EvalCtx::psq`] by hand, checked against the Rust version on every
-    /// call of `bench engine`. The tables are the same flash tables, the
-    /// weights and material values const operands (the tropism weights
-    /// bytes: one `mul`): one dispatch on the kind sets an officer's
-    /// value, tropism weight and table row at once.
+    /// [`EvalCtx::psq`] by hand, checked against the Rust version by the
+    /// AVR search's equality with the host's. The weights and material
+    /// values are const operands, the table [`PST88`](super::weights::PST88):
+    /// the square is its index (0x88, the two kinds of a block 8 files
+    /// apart), and its bytes are biased to be unsigned. Black's square and
+    /// the enemy king's are turned over (`^ 0x70`), which keeps their
+    /// distance and the centre distance, and turns the queen's home into
+    /// d1 for both. An officer's biased table byte plus its tropism (at
+    /// most 7 x 3) is still a byte, and the product's high byte 0, so r1
+    /// stays clear after the `mul`. 52 cycles a call (`bench engine`),
+    /// 61 with the 64-square tables, their index and sign extension.
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     pub fn psq(&self, code: u8, sq: Square) -> i16 {
-        use super::weights::{KING_CENTRE, PAWN_EG_RANK, PST, QUEEN_OUT, TROPISM_KNIGHT, TROPISM_OTHER, TROPISM_QUEEN};
+        use super::weights::{
+            KING_CENTRE, PST88, PST88_BIAS, PST_DEFAULT, QUEEN_OUT, TROPISM_KNIGHT, TROPISM_OTHER, TROPISM_QUEEN,
+        };
         const {
-            assert!(TROPISM_KNIGHT >= 0 && TROPISM_KNIGHT < 256);
-            assert!(TROPISM_QUEEN >= 0 && TROPISM_QUEEN < 256);
-            assert!(TROPISM_OTHER >= 0 && TROPISM_OTHER < 256);
+            // The officers' biased bytes plus tropism are bytes.
+            let weights = [TROPISM_KNIGHT, TROPISM_OTHER, TROPISM_OTHER, TROPISM_QUEEN];
+            let mut k = 0;
+            while k < 4 {
+                assert!(weights[k] >= 0 && weights[k] * 7 < 256);
+                let mut i = 0;
+                while i < 64 {
+                    let v = PST_DEFAULT[(k + 1) * 64 + i] as i16 + PST88_BIAS + 7 * weights[k];
+                    assert!(v < 256);
+                    i += 1;
+                }
+                k += 1;
+            }
             assert!(KING_CENTRE >= 0 && KING_CENTRE < 256);
             assert!(VALUES[KING as usize] == 0);
         };
         let v: i16;
-        // Registers: Z `self` (then the tables); r22 the code, then the
-        // kind; r20 the square; r18 the phase; r23 the enemy king's root
-        // square; r21 the tropism weight; r26 the flip (0 white, 56 black:
-        // also the colour); r27 the 64-square index; r19 a table byte;
-        // r25:r24 the value.
+        // Registers: Z `self` (then the table); r22 the code, then the
+        // kind; r20 the square (turned over for black); r23 the enemy
+        // king's root square (the same); T black; r18 the phase; r19 the
+        // tropism weight; r21 the table byte; r25:r24 the value.
         // SAFETY: reads `self`'s phase and king squares and the flash
-        // tables PST and PAWN_EG_RANK at indices of a valid code and
-        // square; r1 is cleared after each `mul`.
+        // table PST88 at a valid square of a kind's block (or its
+        // endgame pawn ranks); r1 is 0 after the `mul` (a product below
+        // 256) and cleared after the other one.
         unsafe {
             core::arch::asm!(
                 "    andi r22, 0x0F",
-                "    ldi r26, 0",
                 "    ldd r23, Z+{ksq}+1",
+                "    clt",
                 "    cpi r22, 7",
                 "    brlo 1f",
                 "    subi r22, 6",
-                "    ldi r26, 56",
                 "    ldd r23, Z+{ksq}",
-                // The 64-square index: (sq + (sq & 7)) / 2, flipped for black.
-                "1:  mov r27, r20",
-                "    andi r27, 7",
-                "    add r27, r20",
-                "    lsr r27",
-                "    eor r27, r26",
-                "    cpi r22, 2",
+                "    set",
+                "    ldi r21, 0x70",
+                "    eor r20, r21",
+                "    eor r23, r21",
+                "1:  cpi r22, 2",
                 "    brlo 10f",
                 "    cpi r22, 6",
-                "    brne 15f",
+                "    breq 60f",
+                "    cpi r22, 4",
+                "    brlo 30f",
+                "    breq 40f",
+                // The queen, less her bonus off her square in the opening.
+                "    ldd r18, Z+{phase}",
+                "    ldi r24, lo8({vq})",
+                "    ldi r25, hi8({vq})",
+                "    tst r18",
+                "    brne 51f",
+                "    cpi r20, 0x03",
+                "    breq 51f",
+                "    subi r24, lo8({qout})",
+                "    sbci r25, hi8({qout})",
+                "51: ldi r19, {tqueen}",
+                "    ldi r30, lo8({pst} + 256)",
+                "    ldi r31, hi8({pst} + 256)",
+                "    rjmp 20f",
+                "40: ldi r24, lo8({vr})",
+                "    ldi r25, hi8({vr})",
+                "    ldi r19, {tother}",
+                "    ldi r30, lo8({pst} + 136)",
+                "    ldi r31, hi8({pst} + 136)",
+                "    rjmp 20f",
+                "30: cpi r22, 3",
+                "    brne 31f",
+                "    ldi r24, lo8({vb})",
+                "    ldi r25, hi8({vb})",
+                "    ldi r19, {tother}",
+                "    ldi r30, lo8({pst} + 128)",
+                "    ldi r31, hi8({pst} + 128)",
+                "    rjmp 20f",
+                "31: ldi r24, lo8({vn})",
+                "    ldi r25, hi8({vn})",
+                "    ldi r19, {tknight}",
+                "    ldi r30, lo8({pst} + 8)",
+                "    ldi r31, hi8({pst} + 8)",
+                "    rjmp 20f",
+                // A pawn: the square, or in endgames the rank.
+                "10: ldd r18, Z+{phase}",
+                "    ldi r24, lo8({vp})",
+                "    ldi r25, hi8({vp})",
+                "    cpi r18, 2",
+                "    brsh 11f",
+                "    ldi r30, lo8({pst})",
+                "    ldi r31, hi8({pst})",
+                "12: add r30, r20",
+                "    adc r31, r1",
+                "    lpm r21, Z",
+                "    rjmp 7f",
+                "11: swap r20",
+                "    andi r20, 7",
+                "    ldi r30, lo8({pst} + 384)",
+                "    ldi r31, hi8({pst} + 384)",
+                "    rjmp 12b",
                 // The king: the square, or in endgames the centre.
                 "60: ldd r18, Z+{phase}",
-                "    clr r24",
-                "    clr r25",
                 "    cpi r18, 2",
                 "    brsh 61f",
-                "    ldi r30, lo8({pst} + 320)",
-                "    ldi r31, hi8({pst} + 320)",
-                "    rjmp 12f",
-                "61: mov r19, r20",
+                "    ldi r24, lo8({vk})",
+                "    ldi r25, hi8({vk})",
+                "    ldi r30, lo8({pst} + 264)",
+                "    ldi r31, hi8({pst} + 264)",
+                "    rjmp 12b",
+                "61: clr r24",
+                "    clr r25",
+                "    mov r19, r20",
                 "    andi r19, 7",
                 "    subi r19, 4",
                 "    brcc 62f",
@@ -323,116 +394,48 @@ impl EvalCtx {
                 "    clr r1",
                 "    subi r24, lo8({kc3})",
                 "    sbci r25, hi8({kc3})",
-                "    rjmp 7f",
-                // The pawn's rank in endgames (then the table's byte).
-                "11: lsr r27",
-                "    lsr r27",
-                "    lsr r27",
-                "    ldi r30, lo8({egr})",
-                "    ldi r31, hi8({egr})",
-                "    rjmp 12f",
-                // A pawn: the square, or in endgames the rank.
-                "10: ldd r18, Z+{phase}",
-                "    ldi r24, lo8({vp})",
-                "    ldi r25, hi8({vp})",
-                "    cpi r18, 2",
-                "    brsh 11b",
-                "    ldi r30, lo8({pst})",
-                "    ldi r31, hi8({pst})",
-                "12: add r30, r27",
+                "    rjmp 8f",
+                // An officer: its square's byte, plus the tropism.
+                "20: add r30, r20",
                 "    adc r31, r1",
-                "    lpm r19, Z",
-                "    add r24, r19",
-                "    adc r25, r1",
-                "    sbrc r19, 7",
-                "    dec r25",
-                "    rjmp 7f",
-                "15: cpi r22, 4",
-                "    brlo 30f",
-                "    breq 40f",
-                // The queen, less her bonus off her square in the opening.
-                "    ldd r18, Z+{phase}",
-                "    ldi r24, lo8({vq})",
-                "    ldi r25, hi8({vq})",
-                "    tst r18",
-                "    brne 51f",
-                "    ldi r19, 0x03",
-                "    sbrc r26, 3",
-                "    ldi r19, 0x73",
-                "    cp r20, r19",
-                "    breq 51f",
-                "    subi r24, lo8({qout})",
-                "    sbci r25, hi8({qout})",
-                "51: ldi r21, {tqueen}",
-                "    ldi r30, lo8({pst} + 256)",
-                "    ldi r31, hi8({pst} + 256)",
-                "    rjmp 20f",
-                "40: ldi r24, lo8({vr})",
-                "    ldi r25, hi8({vr})",
-                "    ldi r21, {tother}",
-                "    ldi r30, lo8({pst} + 192)",
-                "    ldi r31, hi8({pst} + 192)",
-                "    rjmp 20f",
-                "30: cpi r22, 3",
-                "    brne 31f",
-                "    ldi r24, lo8({vb})",
-                "    ldi r25, hi8({vb})",
-                "    ldi r21, {tother}",
-                "    ldi r30, lo8({pst} + 128)",
-                "    ldi r31, hi8({pst} + 128)",
-                "    rjmp 20f",
-                "31: ldi r24, lo8({vn})",
-                "    ldi r25, hi8({vn})",
-                "    ldi r21, {tknight}",
-                "    ldi r30, lo8({pst} + 64)",
-                "    ldi r31, hi8({pst} + 64)",
-                // An officer: its square's value, the tropism.
-                "20: add r30, r27",
-                "    adc r31, r1",
-                "    lpm r19, Z",
-                "    add r24, r19",
-                "    adc r25, r1",
-                "    sbrc r19, 7",
-                "    dec r25",
+                "    lpm r21, Z",
                 // The distance: sq - target + 0x77 holds the file and
                 // rank differences plus 7 in its nibbles.
-                "    mov r22, r20",
-                "    sub r22, r23",
-                "    subi r22, 0x89",
+                "    sub r20, r23",
+                "    subi r20, 0x89",
                 // 7 less a difference is the nibble n up to 7, else 14 - n:
                 // the nearness the lesser of the two.
-                "    mov r19, r22",
-                "    andi r19, 0x0F",
-                "    cpi r19, 8",
-                "    brlo 2f",
-                "    subi r19, 14",
-                "    neg r19",
-                "2:  swap r22",
+                "    mov r22, r20",
                 "    andi r22, 0x0F",
                 "    cpi r22, 8",
-                "    brlo 3f",
+                "    brlo 2f",
                 "    subi r22, 14",
                 "    neg r22",
-                "3:  cp r22, r19",
+                "2:  swap r20",
+                "    andi r20, 0x0F",
+                "    cpi r20, 8",
+                "    brlo 3f",
+                "    subi r20, 14",
+                "    neg r20",
+                "3:  cp r20, r22",
                 "    brsh 4f",
-                "    mov r19, r22",
-                "4:  mul r19, r21",
-                "    add r24, r0",
+                "    mov r22, r20",
+                "4:  mul r22, r19",
+                "    add r21, r0",
+                "7:  add r24, r21",
                 "    adc r25, r1",
-                "    clr r1",
-                "7:  tst r26",
-                "    breq 8f",
+                "8:  brtc 9f",
                 "    neg r25",
                 "    neg r24",
                 "    sbc r25, r1",
-                "8:",
-                pst = sym PST,
-                egr = sym PAWN_EG_RANK,
-                vp = const VALUES[PAWN as usize] as u16,
-                vn = const VALUES[KNIGHT as usize] as u16,
-                vb = const VALUES[BISHOP as usize] as u16,
-                vr = const VALUES[ROOK as usize] as u16,
-                vq = const VALUES[QUEEN as usize] as u16,
+                "9:",
+                pst = sym PST88,
+                vp = const (VALUES[PAWN as usize] - PST88_BIAS) as u16,
+                vn = const (VALUES[KNIGHT as usize] - PST88_BIAS) as u16,
+                vb = const (VALUES[BISHOP as usize] - PST88_BIAS) as u16,
+                vr = const (VALUES[ROOK as usize] - PST88_BIAS) as u16,
+                vq = const (VALUES[QUEEN as usize] - PST88_BIAS) as u16,
+                vk = const (VALUES[KING as usize] - PST88_BIAS) as u16,
                 tother = const TROPISM_OTHER,
                 tknight = const TROPISM_KNIGHT,
                 tqueen = const TROPISM_QUEEN,
@@ -443,9 +446,8 @@ impl EvalCtx {
                 phase = const core::mem::offset_of!(EvalCtx, phase),
                 inout("Z") self as *const EvalCtx => _,
                 inout("r22") code => _,
-                in("r20") sq,
+                inout("r20") sq => _,
                 out("r18") _, out("r19") _, out("r21") _, out("r23") _,
-                out("r26") _, out("r27") _,
                 out("r25r24") v,
             );
         }
@@ -1931,6 +1933,21 @@ mod tests {
 
     fn pos(fen: &str) -> Position {
         Position::from_fen(fen.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn the_avr_psq_table_holds_the_base_tables() {
+        use crate::engine::weights::{pawn_eg_rank, pst, PST88, PST88_BIAS};
+        for kind in 0..6usize {
+            for i in 0..64usize {
+                let sq = (i / 8) * 16 + i % 8;
+                let at = (kind / 2) * 128 + (kind % 2) * 8 + sq;
+                assert_eq!(PST88.get(at) as i16 - PST88_BIAS, pst(kind * 64 + i));
+            }
+        }
+        for r in 0..8 {
+            assert_eq!(PST88.get(384 + r) as i16 - PST88_BIAS, pawn_eg_rank(r));
+        }
     }
 
     #[test]

@@ -154,10 +154,48 @@ pub const PASSED_EG_DEFAULT: [i8; 8] = [0, 8, 12, 22, 40, 70, 110, 0];
 use crate::progmem::Table;
 
 crate::progmem! {
+    #[cfg_attr(target_arch = "avr", allow(dead_code))]
     pub(crate) static PST: [i8; 384] = PST_DEFAULT;
+    #[cfg_attr(target_arch = "avr", allow(dead_code))]
     pub(crate) static PAWN_EG_RANK: [i8; 8] = PAWN_EG_RANK_DEFAULT;
     static PASSED_MG: [i8; 8] = PASSED_MG_DEFAULT;
     static PASSED_EG: [i8; 8] = PASSED_EG_DEFAULT;
+}
+
+/// The bias of [`PST88`]'s bytes: a table byte is then unsigned, one
+/// `add`/`adc` with the material value less the bias (no sign extension).
+#[cfg_attr(not(target_arch = "avr"), allow(dead_code))]
+pub(crate) const PST88_BIAS: i16 = 128;
+
+/// [`PST_DEFAULT`] for the AVR's [`super::eval::EvalCtx::psq`], in the
+/// board's 0x88 layout (the square is the index: no 64-square index to
+/// compute), two kinds in a 128-byte block (pawn and knight, bishop and
+/// rook, queen and king: the second one's files at 8..15 of a rank's 16
+/// bytes), each byte biased by [`PST88_BIAS`]; then
+/// [`PAWN_EG_RANK_DEFAULT`], biased too.
+#[cfg_attr(not(target_arch = "avr"), allow(dead_code))]
+const fn pst88() -> [u8; 392] {
+    let mut t = [0u8; 392];
+    let mut i = 0;
+    while i < 384 {
+        let (kind, sq) = (i / 64, i % 64);
+        let v = PST_DEFAULT[i] as i16 + PST88_BIAS;
+        assert!(v >= 0 && v < 256);
+        t[(kind / 2) * 128 + (sq / 8) * 16 + (kind % 2) * 8 + sq % 8] = v as u8;
+        i += 1;
+    }
+    while i < 392 {
+        let v = PAWN_EG_RANK_DEFAULT[i - 384] as i16 + PST88_BIAS;
+        assert!(v >= 0 && v < 256);
+        t[i] = v as u8;
+        i += 1;
+    }
+    t
+}
+
+crate::progmem! {
+    #[cfg_attr(not(target_arch = "avr"), allow(dead_code))]
+    pub(crate) static PST88: [u8; 392] = pst88();
 }
 
 /// Where each table starts in the live array: after the scalars, in order.
