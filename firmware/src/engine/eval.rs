@@ -906,21 +906,25 @@ impl PawnInfo {
 /// for 24 bytes, sixteen 1% for 72.
 pub const PAWN_CACHE: usize = 8;
 
-/// Rank of the front pawn of a non-empty file mask (`c` = 0: white).
+/// Rank of the front pawn of a non-empty file mask (`c` = 0: white): the
+/// mask shifted until its front bit comes out (a table's bit per rank
+/// tried was an `LPM` and an address a step).
 #[inline]
 fn front_rank(file: u8, c: u8) -> u8 {
+    let mut m = file;
+    let mut n = 0u8;
     if c == 0 {
-        let mut r = 7u8;
-        while file & BIT.get((r & 7) as usize) == 0 {
-            r -= 1;
+        while m & 0x80 == 0 {
+            m <<= 1;
+            n += 1;
         }
-        r
+        7 - n
     } else {
-        let mut r = 0u8;
-        while file & BIT.get((r & 7) as usize) == 0 {
-            r += 1;
+        while m & 1 == 0 {
+            m >>= 1;
+            n += 1;
         }
-        r
+        n
     }
 }
 
