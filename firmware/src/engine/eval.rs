@@ -1020,9 +1020,17 @@ fn weak_flags(npm: [u8; 2], pawns: [u8; 2], stm_white: bool) -> u8 {
             "    cpi {n1}, 4",
             "    brsh 2f",
             "    ori {f}, {bw}",
-            "2:",
+            "2:  cpi {n1}, 12",
+            "    brlo 3f",
+            "    ori {f}, {ws}",
+            "3:  cpi {n0}, 12",
+            "    brlo 4f",
+            "    ori {f}, {bs}",
+            "4:",
             ww = const WHITE_WEAK,
             bw = const BLACK_WEAK,
+            ws = const WHITE_SHIELD,
+            bs = const BLACK_SHIELD,
             f = inout(reg_upper) flags,
             n0 = in(reg_upper) npm[0],
             n1 = in(reg_upper) npm[1],
@@ -1039,6 +1047,12 @@ fn weak_flags(npm: [u8; 2], pawns: [u8; 2], stm_white: bool) -> u8 {
 const WHITE_WEAK: u8 = 0x10;
 const BLACK_WEAK: u8 = 0x20;
 const BLACK_TO_MOVE: u8 = 0x40;
+/// The AVR's [`scan_and_scale`] flags: white's (black's) king shield is
+/// scored, the enemy having 12 units of officers or more.
+#[cfg(target_arch = "avr")]
+const WHITE_SHIELD: u8 = 0x02;
+#[cfg(target_arch = "avr")]
+const BLACK_SHIELD: u8 = 0x04;
 
 /// The passed pawns of both colours, white's point of view: the front
 /// pawns of the files the pawn info names. A colour at a time, out of
@@ -1571,12 +1585,14 @@ fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
 #[inline(always)]
 fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
     use super::weights::{SHIELD_FAR, SHIELD_MISSING, SHIELD_NEAR, SHIELD_OPEN};
-    const { assert!(!MOBILITY) };
+    const { assert!(!MOBILITY && WHITE_SHIELD == 0x02 && BLACK_SHIELD == 0x04) };
+    // The shields' material tests are `flags`' (`weak_flags`).
+    let _ = npm;
     let t: i16;
     // Registers: X the list, r22 the slots left, r25:r24 the board, Z the
     // square probed, r9:r8 our pawn files, r11:r10 theirs, r12 the colour
     // (bit 0), the shield flags (bit 1 this colour's, bit 2 black's while
-    // white is scanned) and `flags` (bits 4 to 6, shifted down one with
+    // white is scanned: `flags`' own) and `flags` (bits 4 to 6, shifted down one with
     // the others for black's round), r13 our code offset, r7 our king, r0
     // black's officer bound while white is scanned, r18 the square, r19
     // the kind (then masks), r20 the file, r21 a mask, r23 the first rook
@@ -1596,14 +1612,7 @@ fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
             "    adiw r30, 8",
             "    movw r10, r30",
             "    mov r0, r23",
-            "    mov r19, r18",
-            "    cpi r27, 12",
-            "    brlo 1f",
-            "    ori r19, 2",
-            "1:  cpi r26, 12",
-            "    brlo 2f",
-            "    ori r19, 4",
-            "2:  mov r12, r19",
+            "    mov r12, r18",
             "    clr r13",
             "    movw r26, r24",
             "    subi r26, 0x80",
@@ -1930,7 +1939,7 @@ fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
             missing = const SHIELD_MISSING as u16,
             open_file = const SHIELD_OPEN as u16,
             in("r25r24") pos as *const Position,
-            inout("X") u16::from_le_bytes(npm) => _,
+            out("X") _,
             inout("r22") pos.officer_end(Color::White) => _,
             inout("r23") pos.officer_end(Color::Black) => _,
             inout("r21r20") pos.pawn_files(Color::White).as_ptr() => _,
