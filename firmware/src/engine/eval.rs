@@ -962,11 +962,10 @@ fn fill_pawn_slot(slot: &mut PawnInfo, pos: &Position) {
 /// live across the scan, so no register is saved for it but its own.
 #[inline(always)]
 fn evaluation(pos: &Position, ctx: &EvalCtx, psq: i16, npm: [u8; 2], pawns: [u8; 2], pi: &PawnInfo) -> i16 {
-    let stm_white = pos.side_to_move() == Color::White;
-    let tempo = if stm_white { w!(TEMPO) } else { -w!(TEMPO) };
-
-    // What the scaling and the sign ask, for the scan's end.
-    let flags = weak_flags(npm, pawns, stm_white);
+    // What the scaling and the sign ask, for the scan's end, and the
+    // score with the tempo.
+    let (flags, psq) = weak_flags(npm, pawns, pos.side_to_move(), psq);
+    let stm_white = flags & BLACK_TO_MOVE == 0;
 
     // Bare king: mating evaluation only. (A bare king's side is weak:
     // with pawns on both sides, one test of the flags.)
@@ -975,11 +974,11 @@ fn evaluation(pos: &Position, ctx: &EvalCtx, psq: i16, npm: [u8; 2], pawns: [u8;
             || npm[1] == 0 && pawns[1] == 0 && pawns[0] == 0 && npm[0] >= 5)
     {
         let strong = if npm[0] > 0 { 0 } else { 1 };
-        let s = scale_draw(psq + mating(pos, ctx, strong) + tempo, npm, pawns);
+        let s = scale_draw(psq + mating(pos, ctx, strong), npm, pawns);
         return if stm_white { s } else { -s };
     }
 
-    let mut total = psq + pi.score + tempo;
+    let mut total = psq + pi.score;
     if pi.passed[0] | pi.passed[1] != 0 {
         total += passed_pawns(pos, npm, pi.passed, stm_white);
     }
@@ -987,10 +986,12 @@ fn evaluation(pos: &Position, ctx: &EvalCtx, psq: i16, npm: [u8; 2], pawns: [u8;
 }
 
 /// [`scan_and_scale`]'s flags: which side cannot win ([`scale_draw`]:
-/// no pawns and at most a minor piece), and black to move.
+/// no pawns and at most a minor piece), and black to move; and `psq`
+/// with the tempo of the side to move `side`.
 #[cfg(not(target_arch = "avr"))]
 #[inline(always)]
-fn weak_flags(npm: [u8; 2], pawns: [u8; 2], stm_white: bool) -> u8 {
+fn weak_flags(npm: [u8; 2], pawns: [u8; 2], side: Color, psq: i16) -> (u8, i16) {
+    let stm_white = side == Color::White;
     let mut flags = if stm_white { 0 } else { BLACK_TO_MOVE };
     if pawns[0] == 0 && npm[0] <= 3 {
         flags |= WHITE_WEAK;
@@ -998,19 +999,32 @@ fn weak_flags(npm: [u8; 2], pawns: [u8; 2], stm_white: bool) -> u8 {
     if pawns[1] == 0 && npm[1] <= 3 {
         flags |= BLACK_WEAK;
     }
-    flags
+    (flags, psq + if stm_white { w!(TEMPO) } else { -w!(TEMPO) })
 }
 
 /// [`weak_flags`] by hand: byte tests (the compiler compared the counts
-/// as 16-bit words).
+/// as 16-bit words), the king shields' material tests with them, and the
+/// side's one test for the flag and the tempo (the compiler tested it
+/// twice, branching around two pairs of `ldi`).
 #[cfg(target_arch = "avr")]
 #[inline(always)]
-fn weak_flags(npm: [u8; 2], pawns: [u8; 2], stm_white: bool) -> u8 {
-    let mut flags = if stm_white { 0 } else { BLACK_TO_MOVE };
+fn weak_flags(npm: [u8; 2], pawns: [u8; 2], side: Color, psq: i16) -> (u8, i16) {
+    use super::weights::TEMPO;
+    const { assert!(Color::White as u8 == 0 && Color::Black as u8 == 1) };
+    let flags: u8;
+    let with_tempo: i16;
     // SAFETY: register arithmetic only.
     unsafe {
         core::arch::asm!(
-            "    tst {p0}",
+            "    ldi {f}, 0",
+            "    subi r18, lo8({ntempo})",
+            "    sbci r19, hi8({ntempo})",
+            "    sbrs {side}, 0",
+            "    rjmp 5f",
+            "    ldi {f}, {btm}",
+            "    subi r18, lo8({tempo2})",
+            "    sbci r19, hi8({tempo2})",
+            "5:  tst {p0}",
             "    brne 1f",
             "    cpi {n0}, 4",
             "    brsh 1f",
@@ -1031,15 +1045,20 @@ fn weak_flags(npm: [u8; 2], pawns: [u8; 2], stm_white: bool) -> u8 {
             bw = const BLACK_WEAK,
             ws = const WHITE_SHIELD,
             bs = const BLACK_SHIELD,
-            f = inout(reg_upper) flags,
+            btm = const BLACK_TO_MOVE,
+            ntempo = const 0u16.wrapping_sub(TEMPO as u16),
+            tempo2 = const 2 * TEMPO as u16,
+            f = out(reg_upper) flags,
+            side = in(reg) side as u8,
             n0 = in(reg_upper) npm[0],
             n1 = in(reg_upper) npm[1],
             p0 = in(reg) pawns[0],
             p1 = in(reg) pawns[1],
+            inout("r19r18") psq => with_tempo,
             options(pure, nomem, nostack),
         );
     }
-    flags
+    (flags, with_tempo)
 }
 
 /// [`scan_and_scale`]'s flags: white (black) cannot win ([`scale_draw`]),
