@@ -1079,32 +1079,26 @@ const BLACK_SHIELD: u8 = 0x04;
 /// arrays kept on the stack).
 #[inline(never)]
 fn passed_pawns(pos: &Position, npm: [u8; 2], passed_files: [u8; 2], stm_white: bool) -> i16 {
-    let endgame = npm[0] + npm[1] <= 26;
-    let wk = pos.king_square(Color::White);
-    let bk = pos.king_square(Color::Black);
+    let mut facts = if npm[0] + npm[1] <= 26 { PASSED_ENDGAME } else { 0 };
+    if !stm_white {
+        facts |= PASSED_DEFENDER_TO_MOVE;
+    }
     let mut total = 0i16;
     if passed_files[0] != 0 {
-        total += passed_side(pos, passed_files[0], 0, endgame, npm[1], wk, bk, stm_white);
+        let bare = if npm[1] == 0 { PASSED_BARE } else { 0 };
+        total += passed_side(pos, passed_files[0], facts | bare);
     }
     if passed_files[1] != 0 {
-        total -= passed_side(pos, passed_files[1], 1, endgame, npm[0], bk, wk, stm_white);
+        let bare = if npm[0] == 0 { PASSED_BARE } else { 0 };
+        total -= passed_side(pos, passed_files[1], (facts ^ PASSED_DEFENDER_TO_MOVE) | PASSED_BLACK | bare);
     }
     total
 }
 
-/// The passed pawns of colour `c` (0: white) on `files`.
-#[allow(clippy::too_many_arguments)]
+/// The passed pawns on `files` of the colour and in the case `facts` say.
 #[inline(never)]
-fn passed_side(
-    pos: &Position,
-    mut files: u8,
-    c: u8,
-    endgame: bool,
-    their_npm: u8,
-    my_king: Square,
-    their_king: Square,
-    stm_white: bool,
-) -> i16 {
+fn passed_side(pos: &Position, mut files: u8, facts: u8) -> i16 {
+    let c = facts & PASSED_BLACK;
     let own = pos.pawn_files(if c == 0 { Color::White } else { Color::Black });
     let mut t = 0i16;
     let mut f = 0u8;
@@ -1112,8 +1106,7 @@ fn passed_side(
         // (A file without pawns here would be a pawn-key collision.)
         if files & 1 != 0 && own[(f & 7) as usize] != 0 {
             let r = front_rank(own[(f & 7) as usize], c);
-            let rr = if c == 0 { r } else { 7 - r };
-            t += passed(pos, (r << 4) | f, c, rr, endgame, their_npm, my_king, their_king, stm_white);
+            t += passed(pos, (r << 4) | f, facts);
         }
         files >>= 1;
         f += 1;
@@ -1983,38 +1976,46 @@ pub fn scale_draw(s: i16, npm: [u8; 2], pawns: [u8; 2]) -> i16 {
     }
 }
 
-/// Value of a passed pawn of colour `c` on `sq` (relative rank `rr`).
-#[allow(clippy::too_many_arguments)]
+/// [`passed`]'s facts of a colour's passed pawns, a byte (the function
+/// had nine arguments, kept across `passed_side`'s loop in 14 saved
+/// registers).
+const PASSED_BLACK: u8 = 1;
+const PASSED_ENDGAME: u8 = 2;
+/// The enemy has no officers: the quadrant rule.
+const PASSED_BARE: u8 = 4;
+/// The enemy, the defender, is to move.
+const PASSED_DEFENDER_TO_MOVE: u8 = 8;
+
+/// Value of a passed pawn on `sq`, of the colour and in the case `facts`
+/// say ([`PASSED_BLACK`] ...).
 #[inline(never)]
-fn passed(
-    pos: &Position,
-    sq: Square,
-    c: u8,
-    rr: u8,
-    endgame: bool,
-    their_npm: u8,
-    my_king: Square,
-    their_king: Square,
-    stm_white: bool,
-) -> i16 {
+fn passed(pos: &Position, sq: Square, facts: u8) -> i16 {
+    let black = facts & PASSED_BLACK != 0;
+    let endgame = facts & PASSED_ENDGAME != 0;
+    let r = rank_of(sq);
+    let rr = if black { 7 - r } else { r };
+    let (my_king, their_king) = if black {
+        (pos.king_square(Color::Black), pos.king_square(Color::White))
+    } else {
+        (pos.king_square(Color::White), pos.king_square(Color::Black))
+    };
     let mut b = passed_bonus(endgame, (rr & 7) as usize);
-    let front = if c == 0 { sq + 16 } else { sq - 16 };
+    let front = if black { sq - 16 } else { sq + 16 };
     if !pos.is_empty(front) {
         b >>= 1; // blocked
     }
     if endgame && rr >= 3 {
         b += w!(PASSED_THEIR_KING) * distance(their_king, front) as i16 - w!(PASSED_OWN_KING) * distance(my_king, front) as i16;
     }
-    if their_npm == 0 {
+    if facts & PASSED_BARE != 0 {
         // Quadrant rule: can the defending king still catch it?
-        let promo = if c == 0 { 0x70 | (sq & 7) } else { sq & 7 };
+        let promo = if black { sq & 7 } else { 0x70 | (sq & 7) };
         let mut steps = 7 - rr;
         if rr == 1 {
             steps -= 1;
         }
         let mut kd = distance(their_king, promo);
-        let defender_to_move = stm_white == (c == 1);
-        if defender_to_move {
+        if facts & PASSED_DEFENDER_TO_MOVE != 0 {
             kd = kd.saturating_sub(1);
         }
         if kd > steps {
