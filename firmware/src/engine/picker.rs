@@ -991,7 +991,9 @@ impl Picker {
     /// once a call: 0.55% fewer cycles for 164 B; once a stage, noted in
     /// [`Picker::slot`]: 0.26% fewer. (Each window's queens
     /// from the piece list instead, 0.24% more cycles: the scan over the
-    /// officers' slots cost what the rays did.)
+    /// officers' slots cost what the rays did.) A dearer attacker's victim
+    /// guarded by a pawn needs no swap-off (its value is known, below):
+    /// 1.15% fewer cycles for 60 B.
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     fn next_capture(&mut self, pos: &Position, stage: Stage) -> Move {
@@ -1394,7 +1396,45 @@ impl Picker {
                 "75: ldi r26, lo8({rays} - 18)",
                 "    ldi r27, hi8({rays} - 18)",
                 "    rjmp 64b",
-                "80: push r18",
+                // An enemy pawn guarding `t` (white to move: black pawns
+                // on t+15, t+17; black: white ones on t-17, t-15) settles
+                // the swap-off without it: the pawn retakes, and the
+                // attacker, a class dearer than the victim, is worth more
+                // than the victim and the pawn together, so `see` is the
+                // victim less the attacker (negative), whatever follows.
+                "80: ldi r17, 7",
+                "    ldi r21, 15",
+                "    sbrs r15, 0",
+                "    rjmp 81f",
+                "    ldi r17, 1",
+                "    ldi r21, 0xEF",
+                "81: add r21, r19",
+                "    mov r30, r21",
+                "    andi r30, 0x88",
+                "    brne 82f",
+                "    movw r30, r24",
+                "    add r30, r21",
+                "    adc r31, r1",
+                "    ld r30, Z",
+                "    andi r30, 0x0F",
+                "    cp r30, r17",
+                "    breq 84f",
+                "82: subi r21, 0xFE",
+                "    mov r30, r21",
+                "    andi r30, 0x88",
+                "    brne 83f",
+                "    movw r30, r24",
+                "    add r30, r21",
+                "    adc r31, r1",
+                "    ld r30, Z",
+                "    andi r30, 0x0F",
+                "    cp r30, r17",
+                "    brne 83f",
+                // Losing: the winning stage scans on, the losing one keeps it.
+                "84: sbrs r15, 1",
+                "    rjmp 99f",
+                "    rjmp 1b",
+                "83: push r18",
                 "    push r19",
                 "    push r20",
                 "    push r22",
