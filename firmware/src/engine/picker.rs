@@ -611,24 +611,40 @@ impl Picker {
         // in one function saved all 18 and set up a stack frame on every
         // call, 200 of its 233 cycles. The quiet stage alone here: 0.11%
         // fewer cycles for 276 B; the captures alone 0.74% more; both 0.31%
-        // fewer for 340 B.)
+        // fewer for 340 B.) Each path its own function, reached by a jump
+        // from a dispatch that saves no register: the calls that go on to
+        // `next_stage` no longer save the quiet loop's 8 (0.38% fewer
+        // cycles for 36 B).
         let stage = self.stage;
         if stage == Stage::Quiets && self.slot == 0 {
-            while let Some(m) = self.gen.next(pos) {
-                if self.is_late_move(pos, m, killers) {
-                    return Some((m, Stage::Quiets));
-                }
+            return self.next_quiet(pos, killers);
+        }
+        if matches!(stage, Stage::WinningCaptures | Stage::EqualCaptures | Stage::LosingCaptures) && self.pending != 0 {
+            return self.next_of_captures(pos, killers, stage);
+        }
+        self.next_stage(pos, killers)
+    }
+
+    /// [`Picker::next`] in the quiet stage's single pass.
+    #[inline(never)]
+    fn next_quiet(&mut self, pos: &Position, killers: &[Move; 2]) -> Option<(Move, Stage)> {
+        while let Some(m) = self.gen.next(pos) {
+            if self.is_late_move(pos, m, killers) {
+                return Some((m, Stage::Quiets));
             }
-            self.begin_captures(Stage::LosingCaptures);
-        } else if matches!(stage, Stage::WinningCaptures | Stage::EqualCaptures | Stage::LosingCaptures)
-            && self.pending != 0
-        {
-            let m = self.next_capture(pos, stage);
-            if !m.is_none() {
-                // (The stage read again: kept across the call, it cost a
-                // register save.)
-                return Some((m, self.stage));
-            }
+        }
+        self.begin_captures(Stage::LosingCaptures);
+        self.next_stage(pos, killers)
+    }
+
+    /// [`Picker::next`] in a capture stage with victims left.
+    #[inline(never)]
+    fn next_of_captures(&mut self, pos: &Position, killers: &[Move; 2], stage: Stage) -> Option<(Move, Stage)> {
+        let m = self.next_capture(pos, stage);
+        if !m.is_none() {
+            // (The stage read again: kept across the call, it cost a
+            // register save.)
+            return Some((m, self.stage));
         }
         self.next_stage(pos, killers)
     }
