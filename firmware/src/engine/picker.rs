@@ -717,7 +717,11 @@ impl Picker {
                     };
                 }
                 Stage::Killer1 | Stage::Killer2 => {
-                    let k = killers[if stage == Stage::Killer1 { 0 } else { 1 }];
+                    // (A volatile read, here and in the out-of-line stages:
+                    // the killers stay behind their pointer, not loaded
+                    // into four saved registers on every call.)
+                    // SAFETY: a plain read of a valid reference.
+                    let k = unsafe { core::ptr::read_volatile(&killers[if stage == Stage::Killer1 { 0 } else { 1 }]) };
                     self.stage = if stage == Stage::Killer1 {
                         Stage::Killer2
                     } else {
@@ -814,8 +818,9 @@ impl Picker {
                         && !m.is_promotion()
                         && !m.is(MoveKind::Castle)
                         && m != self.main
-                        && m != killers[0]
-                        && m != killers[1]
+                        // SAFETY: plain reads of valid references.
+                        && m != unsafe { core::ptr::read_volatile(&killers[0]) }
+                        && m != unsafe { core::ptr::read_volatile(&killers[1]) }
                     {
                         return Some(m);
                     }
@@ -1612,7 +1617,8 @@ impl Picker {
             let to = if self.cursor == 0 { home + 2 } else { home - 2 };
             self.cursor += 1;
             let m = Move::new(home, to, MoveKind::Castle, false);
-            let killer = m == killers[0] || m == killers[1];
+            // SAFETY: plain reads of valid references.
+            let killer = unsafe { m == core::ptr::read_volatile(&killers[0]) || m == core::ptr::read_volatile(&killers[1]) };
             if m != self.main && !killer && pos.is_pseudo_legal(m) {
                 return Some(m);
             }
