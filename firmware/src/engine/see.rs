@@ -446,6 +446,19 @@ fn swap(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, on_square:
 /// same nodes, fewer cycles).
 #[inline(never)]
 fn swap_on(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1: i16, s: Square, side: Color) -> i16 {
+    // A recapturer worth less than the capturer's net loss `gain1` ends
+    // the exchange at once (the loop's first test), and then without the
+    // loop's 16 register saves: the capturer is lost, -gain1 (below
+    // `gain0`, never negative). `bench engine` 0.14% fewer cycles for 60 B.
+    if SEE_VALUE.get(kind_of(pos.code_on(s)) as usize) < gain1 {
+        return -gain1;
+    }
+    swap_loop(pos, t, removed, gain0, gain1, s, side)
+}
+
+/// [`swap_on`] past its first test.
+#[inline(never)]
+fn swap_loop(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1: i16, s: Square, side: Color) -> i16 {
     let mut lo = i16::MIN;
     let mut hi = gain0;
     let mut prev = gain1;
