@@ -760,6 +760,10 @@ impl Picker {
                         }
                     }
                     match stage {
+                        // (Most nodes have no pawn on the 7th: then straight
+                        // on to the equal captures, without a turn of the
+                        // loop through the promotions stage.)
+                        Stage::WinningCaptures if !pawn_on_seventh(pos) => self.begin_captures(Stage::EqualCaptures),
                         Stage::WinningCaptures => {
                             self.stage = Stage::Promotions;
                             self.slot = 1;
@@ -773,12 +777,9 @@ impl Picker {
                     }
                 }
                 Stage::Promotions => {
-                    // Tested before the out-of-line call: most nodes have no
-                    // pawn on the 7th.
-                    if self.slot != 1 || pawn_on_seventh(pos) {
-                        if let Some(m) = self.next_special(pos, killers, Stage::Promotions) {
-                            return Some((m, stage));
-                        }
+                    // (Only entered with a pawn on the 7th: above.)
+                    if let Some(m) = self.next_special(pos, killers, Stage::Promotions) {
+                        return Some((m, stage));
                     }
                     self.begin_captures(Stage::EqualCaptures);
                 }
