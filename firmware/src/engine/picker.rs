@@ -520,12 +520,16 @@ extern "C" fn capture_see(pos: &Position, m: u16) -> i16 {
 /// cycles).
 #[inline(never)]
 fn pawn_on_seventh(pos: &Position) -> bool {
-    let us = pos.side_to_move();
-    let files = pos.pawn_files(us);
     // (Unrolled: the loop's compare and branch cost 32 cycles a call,
-    // 0.15% of `bench engine`'s.)
+    // 0.15% of `bench engine`'s. Each colour's files at a constant
+    // offset: smaller than the index worked out.)
+    let (files, rank) = if pos.side_to_move() == Color::White {
+        (pos.pawn_files(Color::White), 1 << 6)
+    } else {
+        (pos.pawn_files(Color::Black), 1 << 1)
+    };
     let any = files[0] | files[1] | files[2] | files[3] | files[4] | files[5] | files[6] | files[7];
-    any & if us == Color::White { 1 << 6 } else { 1 << 1 } != 0
+    any & rank != 0
 }
 
 // `is_late_move` tells a queen promotion by the low byte's 0x88 alone.
