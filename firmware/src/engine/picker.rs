@@ -198,8 +198,8 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
     // first step), r25:r24 the board, r19 the man's
     // square, r9 the target, r18 its class bit, r21 the steps left, r15
     // the slots left (T set from officer_end on: pawns only), r20 the
-    // first enemy code, r8 the pawn's first capture step, r0 a ray's
-    // step, r23:r22 the victims, r7 the classes. Our man's code plus the
+    // first enemy code (7 white's turn, 1 black's: its bit 1 tells the
+    // pawns' first capture step, +15 or -17), r0 a ray's step, r23:r22 the victims, r7 the classes. Our man's code plus the
     // first enemy code is its kind plus 7 for either colour (white's
     // codes 1..6 and 7, black's 7..12 and 1): no offset kept.
     // An enemy king (code first + 5) is no victim: slot 0 is never set.
@@ -210,20 +210,17 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
         core::arch::asm!(
             "    push r28",
             "    push r29",
-            // White: enemy codes from 7, pawns take at +15, +17; black:
-            // from 1, at -17, -15. X our list.
+            // White: enemy codes from 7 (pawns take at +15, +17); black:
+            // from 1 (at -17, -15). X our list.
             "    movw r26, r24",
             "    subi r26, 0x80",
             "    sbci r27, 0xFF",
-            "    ldi r17, 15",
             "    ldi r16, 7",
             "    sbrs r20, 0",
             "    rjmp 1f",
             "    adiw r26, 16",
-            "    ldi r17, 0xEF",
             "    ldi r16, 1",
-            "1:  mov r8, r17",
-            "    mov r20, r16",
+            "1:  mov r20, r16",
             "    clr r22",
             "    clr r23",
             "    clr r7",
@@ -331,10 +328,9 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    sub r17, r26",
             "    mov r15, r17",
             "    movw r30, r24",
-            "    add r30, r8",
-            "    adc r31, r1",
-            "    sbrc r8, 7",
-            "    dec r31",
+            "    adiw r30, 15",
+            "    sbrs r20, 1",
+            "    sbiw r30, 32",
             "29: dec r15",
             "    breq 50b",
             "20: ld r19, X+",
@@ -353,10 +349,9 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             // the pawns' slots), from Z, the board plus the first step.
             "    ldi r18, 0",
             "    movw r30, r24",
-            "    add r30, r8",
-            "    adc r31, r1",
-            "    sbrc r8, 7",
-            "    dec r31",
+            "    adiw r30, 15",
+            "    sbrs r20, 1",
+            "    sbiw r30, 32",
             // A pawn stands on ranks 2 to 7 (no position has one on
             // its first or last rank): only the file can leave the
             // board, a on the left, h on the right. Y the first target,
@@ -491,7 +486,7 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             inout("r21") pos.officer_end(us) => _,
             out("r23r22") v,
             out("r7") classes,
-            out("r8") _, out("r9") _,
+            out("r9") _,
             out("r15") _, out("r16") _, out("r17") _, out("r18") _, out("r19") _,
             out("X") _, out("Z") _,
         );
