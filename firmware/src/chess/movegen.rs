@@ -38,9 +38,10 @@ crate::progmem! {
         -17, -15, 15, 17, 0, // bishop
         -17, -15, 15, 17, -16, -1, 1, 16, 0, // queen, king; rook from -16
     ];
-    /// Per piece kind (index 1..=6): its first entry in [`RAYS`] | slides << 7.
+    /// Per piece kind (index 1..=6): its first entry in [`RAYS`] plus
+    /// one | slides << 7, the generator's step when the man starts.
     #[cfg_attr(not(target_arch = "avr"), allow(dead_code))]
-    static RAY_START: [u8; 7] = [0, 0, 0, 9 | 0x80, 18 | 0x80, 14 | 0x80, 14];
+    static RAY_START: [u8; 7] = [0, 0, 1, 10 | 0x80, 19 | 0x80, 15 | 0x80, 15];
 }
 
 crate::progmem! {
@@ -100,9 +101,16 @@ const PAWN_END: u8 = 4;
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub struct MoveGen {
-    /// Piece-list slot being expanded, or [`CASTLING`] / [`DONE`].
+    /// Piece-list slot being expanded, or [`CASTLING`] / [`DONE`]. (The
+    /// AVR's: once started, the slot's entry's offset in the position,
+    /// 0x80 | side << 4 | slot, and black to move in bit 7 of `flags`, so
+    /// that a call resumes without reading the side: `bench engine` 0.24%
+    /// fewer cycles, 4 B.)
     slot: u8,
-    /// Direction index (pieces), pawn sub-step, or castling side.
+    /// Direction index (pieces), pawn sub-step, or castling side. (The
+    /// AVR's, for an officer: its direction's index in `RAYS` plus one,
+    /// | 0x80 for a slider, so that a call resumes without reading
+    /// `RAY_START`: 0.23% fewer cycles, 0 B.)
     step: u8,
     /// Square reached along the current ray, or the pending promotion target.
     ray: Square,
@@ -362,11 +370,13 @@ impl MoveGen {
         // Registers: Y the generator, r25:r24 the position (the move on
         // the way out), r18 the slot (its list entry's offset in the
         // position while walking), r19 the step, r20 the ray (the
-        // square reached while walking), r21 the flags (bit 7: black to
-        // move), r22 the man's square, r23 its kind, then scratch; Z
-        // the tables and the board. An officer: Z its direction's entry
-        // in RAYS (the list's start, low byte, waits in the generator's
-        // step), r0 the direction's step, X the board, T a slider;
+        // square reached while walking, else from the man's square on),
+        // r21 the flags (bit 7: black to move, kept in the generator once
+        // worked out), r22 the man's square, r23 its kind, then scratch;
+        // Z the tables and the board. An officer: Z its next direction's
+        // entry in RAYS (the generator's step is that entry's index plus
+        // one, | 0x80 for a slider: no table read to resume), r0 the
+        // direction's step, X the board, T a slider;
         // under DIRECT_CHECKS the slot waits in the generator, r18 the
         // enemy king + 0x77, r19 the reach bits of the kind. A pawn:
         // r26 the square ahead, r27 the step forward, T the square
@@ -385,17 +395,22 @@ impl MoveGen {
                 "    movw r28, r24",
                 "    movw r24, r22",
                 // The state from the generator; promotions pending (up
-                // to 4) or the slots over: next_special's.
+                // to 4) or the slots over: next_special's. A slot with
+                // bit 7 is its entry's offset already, the side in the
+                // flags' bit 7: worked out on the first call only.
                 "    ldd r18, Y+{slot}",
+                "    ldd r21, Y+{flags}",
                 "    ldd r19, Y+{promos}",
-                "    swap r19",
-                "    or r19, r18",
-                "    cpi r19, 16",
-                "    brlo 2f",
-                "    rjmp 90f",
+                "    tst r19",
+                "    brne 3f",
+                "    sbrs r18, 7",
+                "    rjmp 4f",
                 "2:  ldd r19, Y+{step}",
                 "    ldd r20, Y+{ray}",
-                "    ldd r21, Y+{flags}",
+                "    rjmp 10f",
+                "3:  rjmp 90f",
+                "4:  cpi r18, 16",
+                "    brsh 3b",
                 "    movw r30, r24",
                 "    subi r30, {side_nlo}",
                 "    sbci r31, {side_nhi}",
@@ -405,6 +420,8 @@ impl MoveGen {
                 "    ori r21, 0x80",
                 "    sbrc r22, 0",
                 "    subi r18, 0xF0",
+                "    std Y+{flags}, r21",
+                "    rjmp 2b",
                 // The man in the slot (r18 its entry's offset in the
                 // position, 0x80 + 16 * side + slot, till the way out).
                 "10: movw r30, r24",
@@ -451,28 +468,30 @@ impl MoveGen {
                 "    subi r18, 0x89",
                 // Z the step's entry in RAYS, its list's start (low
                 // byte) waiting in the generator's step.
-                "15: ldi r30, lo8({ray_start})",
+                "15: tst r19",
+                "    brne 16f",
+                "    ldi r30, lo8({ray_start})",
                 "    ldi r31, hi8({ray_start})",
                 "    add r30, r23",
                 "    adc r31, r1",
-                "    lpm r27, Z",
-                "    bst r27, 7",
-                "    andi r27, 0x7F",
-                "    ldi r30, lo8({rays})",
-                "    ldi r31, hi8({rays})",
-                "    add r30, r27",
-                "    adc r31, r1",
-                "    std Y+{step}, r30",
+                "    lpm r19, Z",
+                "16: bst r19, 7",
+                "    andi r19, 0x7F",
+                "    ldi r30, lo8({rays}-1)",
+                "    ldi r31, hi8({rays}-1)",
                 "    add r30, r19",
                 "    adc r31, r1",
                 "    mov r19, r26",
-                // The next direction, from the man or the ray's square.
+                // The walk goes on from the ray's square, or from the
+                // man (each new direction too: r20 is 0xFF again only
+                // in the state written back).
+                "    cpi r20, 0xFF",
+                "    brne 20f",
+                "    mov r20, r22",
+                // The next direction.
                 "20: lpm r0, Z+",
                 "    tst r0",
                 "    breq 29f",
-                "    cpi r20, 0xFF",
-                "    brne 21f",
-                "    mov r20, r22",
                 "21: add r20, r0",
                 "    mov r23, r20",
                 "    andi r23, 0x88",
@@ -491,18 +510,18 @@ impl MoveGen {
                 // the direction as its step, the others go on to the next.
                 "22: mov r24, r22",
                 "    mov r25, r20",
-                "    ldd r23, Y+{step}",
                 "    mov r19, r30",
-                "    sub r19, r23",
+                "    subi r19, lo8({rays}-1)",
                 "    brtc 23f",
                 "    dec r19",
+                "    ori r19, 0x80",
                 "    rjmp 24f",
                 "23: ldi r20, 0xFF",
                 "24: sbrc r21, 4",
                 "    ldd r18, Y+{slot}",
                 "    rjmp 99f",
                 "25: brts 21b",
-                "30: ldi r20, 0xFF",
+                "30: mov r20, r22",
                 "    rjmp 20b",
                 "29: rjmp 80f",
                 // A man on the square: an enemy is a capture.
@@ -520,9 +539,9 @@ impl MoveGen {
                 "    mov r25, r20",
                 "    ori r25, 0x80",
                 "    ldi r20, 0xFF",
-                "    ldd r23, Y+{step}",
                 "    mov r19, r30",
-                "    sub r19, r23",
+                "    subi r19, lo8({rays}-1)",
+                "    bld r19, 7",
                 "    rjmp 99f",
                 // DIRECT_CHECKS: the square's geometry to the king.
                 "50: movw r26, r30",
@@ -581,7 +600,6 @@ impl MoveGen {
                 "68: mov r20, r23",
                 "    ldi r30, 4",
                 "    std Y+{promos}, r30",
-                "    andi r18, 0x0F",
                 "    rjmp 96f",
                 // A pawn (next_pawn), its sub-steps in a loop.
                 "60: ldi r27, 16",
@@ -794,8 +812,7 @@ impl MoveGen {
                 "    clr r25",
                 "    rjmp 98f",
                 // A move: the state back.
-                "99: andi r18, 0x0F",
-                "    std Y+{slot}, r18",
+                "99: std Y+{slot}, r18",
                 "    std Y+{step}, r19",
                 "    std Y+{ray}, r20",
                 "98: pop r29",
@@ -1333,9 +1350,9 @@ mod tests {
             let count = ((info >> 4) & 3) * 4;
             for k in 0..count {
                 let dir = super::super::attacks::DIRECTIONS.get(((info & 15) + k) as usize);
-                assert_eq!(RAYS.get(((start & 0x7F) + k) as usize), dir, "{kind} {k}");
+                assert_eq!(RAYS.get(((start & 0x7F) - 1 + k) as usize), dir, "{kind} {k}");
             }
-            assert_eq!(RAYS.get(((start & 0x7F) + count) as usize), 0, "{kind}");
+            assert_eq!(RAYS.get(((start & 0x7F) - 1 + count) as usize), 0, "{kind}");
         }
     }
 
