@@ -385,9 +385,9 @@ impl MoveGen {
         // SAFETY: `MoveGen` and `Position` are `repr(C)` (offsets above,
         // the 0x88 board at 0 and the two 16-square piece lists after
         // it); reads the position and the flash tables at in-range
-        // indices, writes the generator's fields; calls
-        // choose_checks_filter and next_special (C ABI) with the
-        // generator and the position; saves Y.
+        // indices, writes the generator's fields; calls next_special
+        // (C ABI) with the generator and the position, and
+        // uncovers_along (its own registers) with its arguments; saves Y.
         unsafe {
             core::arch::asm!(
                 "    push r28",
@@ -727,7 +727,8 @@ impl MoveGen {
                 "    adc r31, r1",
                 "    sub r30, r26",
                 "    sbc r31, r1",
-                "    lpm r30, Z",
+                "    lpm r31, Z",
+                "    mov r30, r31",
                 "    andi r30, {line}",
                 "    brne 75f",
                 "74: tst r27",
@@ -742,28 +743,16 @@ impl MoveGen {
                 "    std Y+{flags}, r30",
                 "    rjmp 13b",
                 // uncovered_filter: all its moves if it uncovers one of
-                // our sliders (uncovers_along, C ABI).
-                "75: push r18",
-                "    push r21",
-                "    push r22",
-                "    push r23",
-                "    push r24",
-                "    push r25",
-                "    push r27",
+                // our sliders (uncovers_along, its own registers: it
+                // keeps r18, whose bit 7 makes it no `to`, r21, r23,
+                // r27 and the position).
+                "75: mov r19, r31",
                 "    mov r20, r22",
                 "    mov r22, r26",
-                "    ldi r18, 0x80",
-                "    sbrc r21, 7",
-                "    ldi r18, 0x88",
+                "    bst r21, 7",
                 "    call {uncovers_along}",
-                "    mov r30, r24",
-                "    pop r27",
-                "    pop r25",
-                "    pop r24",
-                "    pop r23",
-                "    pop r22",
-                "    pop r21",
-                "    pop r18",
+                "    mov r22, r20",
+                "    mov r30, r19",
                 "    ldi r19, 0",
                 "    ldi r20, 0xFF",
                 "    tst r30",
@@ -1129,8 +1118,8 @@ impl Position {
         // r23:r22 the move (kept for king_safe_after), r20 `in_check`; r21
         // the side to move, r26 its king's square, r19 `from`.
         // SAFETY: reads the side, the king's list entry and the flash
-        // table GEOMETRY; calls uncovers_along and king_safe_after (C
-        // ABI) with their arguments.
+        // table GEOMETRY; calls uncovers_along (its own registers) and
+        // king_safe_after (C ABI) with their arguments.
         unsafe {
             core::arch::asm!(
                 // En passant (kind 3): the exact test.
@@ -1161,18 +1150,21 @@ impl Position {
                 "    adc r31, r1",
                 "    sub r30, r26",
                 "    sbc r31, r1",
-                "    lpm r18, Z",
+                "    lpm r27, Z",
+                "    mov r18, r27",
                 "    andi r18, {line}",
                 "    breq 90f",
+                "    clt",
+                "    sbrs r21, 0",
+                "    set",
                 "    mov r18, r23",
                 "    andi r18, 0x77",
-                "    sbrs r21, 0",
-                "    ori r18, 8",
                 "    mov r20, r19",
                 "    mov r22, r26",
+                "    mov r19, r27",
                 "    call {uncovers_along}",
-                "    ldi r20, 1",
-                "    eor r24, r20",
+                "    ldi r24, 1",
+                "    eor r24, r19",
                 "    rjmp 99f",
                 // In check, a man other than the king must land on a line
                 // or a jump from the king.
