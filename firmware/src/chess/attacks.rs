@@ -641,7 +641,8 @@ impl Position {
     /// restricted to checks ([`MoveGen::restrict_to_checks`](super::MoveGen::restrict_to_checks))
     /// to skip men cheaply: a pawn only from two or three
     /// ranks below the king on a next file, a bishop only on the king's
-    /// colour, a king never. (Discovered checks: [`Position::uncovers`].)
+    /// colour, a knight only on it and at most four files and ranks
+    /// away, a king never. (Discovered checks: [`Position::uncovers`].)
     #[inline(always)]
     pub fn may_check_directly(&self, from: Square, king: Square) -> bool {
         let us = self.side;
@@ -653,6 +654,9 @@ impl Position {
                 df == 1 && up.wrapping_sub(2) <= 1
             }
             BISHOP => (df ^ dr) & 1 == 0,
+            // Two jumps from the king. (`bench engine`: the colour
+            // alone, 0.30% fewer cycles, and the distance 0.15% more.)
+            KNIGHT => (df ^ dr) & 1 == 0 && df <= 4 && dr.wrapping_add(4) <= 8,
             KING => false,
             _ => true,
         }
