@@ -63,6 +63,7 @@ const CASTLING: u8 = 16;
 /// Piece-list slot value meaning "exhausted".
 const DONE: u8 = 17;
 
+#[cfg(not(target_arch = "avr"))]
 const CAPTURES_ONLY: u8 = 1;
 const SINGLE_PIECE: u8 = 2;
 /// `IN_CHECK` below is valid (computed on the first `next_legal`).
@@ -131,7 +132,12 @@ impl MoveGen {
         }
     }
 
-    /// Captures (en passant included) and promotions only, for quiescence.
+    /// Captures (en passant included) and promotions only. (The host's,
+    /// for tests: the engine's picker serves captures itself, and the
+    /// AVR's assembly [`MoveGen::next`] has no captures mode, which spared
+    /// it a flag test a square: `bench engine` 0.10% fewer cycles, 12 B
+    /// less.)
+    #[cfg(not(target_arch = "avr"))]
     pub const fn captures() -> MoveGen {
         MoveGen {
             slot: 0,
@@ -241,6 +247,8 @@ impl MoveGen {
     /// [`MoveGen::next`] calls it).
     #[inline(never)]
     extern "C" fn next_special(&mut self, pos: &Position) -> u16 {
+        #[cfg(target_arch = "avr")]
+        const CAPTURES_ONLY: u8 = 0;
         if self.promos > 0 {
             self.promos -= 1;
             let from = pos.list_at(pos.side, self.slot);
@@ -466,8 +474,8 @@ impl MoveGen {
                 "    adiw r30, 16",
                 "    ld r18, Z",
                 "    subi r18, 0x89",
-                // Z the step's entry in RAYS, its list's start (low
-                // byte) waiting in the generator's step.
+                // Z the direction's entry in RAYS: from the generator's
+                // step, or RAY_START's for a man starting.
                 "15: tst r19",
                 "    brne 16f",
                 "    ldi r30, lo8({ray_start})",
@@ -485,9 +493,12 @@ impl MoveGen {
                 // The walk goes on from the ray's square, or from the
                 // man (each new direction too: r20 is 0xFF again only
                 // in the state written back).
+                // (A direction that ends goes back to 30, just above the
+                // loop: no jump back to it. `bench engine` 0.12% fewer
+                // cycles, 4 B less.)
                 "    cpi r20, 0xFF",
                 "    brne 20f",
-                "    mov r20, r22",
+                "30: mov r20, r22",
                 // The next direction.
                 "20: lpm r0, Z+",
                 "    tst r0",
@@ -495,15 +506,13 @@ impl MoveGen {
                 "21: add r20, r0",
                 "    mov r23, r20",
                 "    andi r23, 0x88",
-                "    brne 30f",
+                "    brne 30b",
                 "    movw r26, r24",
                 "    add r26, r20",
                 "    adc r27, r1",
                 "    ld r23, X",
                 "    tst r23",
                 "    brne 40f",
-                "    sbrc r21, 0",
-                "    rjmp 25f",
                 "    sbrc r21, 4",
                 "    rjmp 50f",
                 // A quiet move; a slider keeps the square as its ray and
@@ -521,8 +530,7 @@ impl MoveGen {
                 "    ldd r18, Y+{slot}",
                 "    rjmp 99f",
                 "25: brts 21b",
-                "30: mov r20, r22",
-                "    rjmp 20b",
+                "    rjmp 30b",
                 "29: rjmp 80f",
                 // A man on the square: an enemy is a capture.
                 "40: sbrc r21, 4",
@@ -640,17 +648,13 @@ impl MoveGen {
                 "    brne 65f",
                 "    mov r23, r26",
                 "    brts 68b",
-                "    sbrc r21, 0",
-                "    rjmp 61b",
                 "    mov r24, r22",
                 "    mov r25, r26",
                 "    rjmp 99f",
                 "65: ldi r19, 2",
                 "    rjmp 61b",
                 // The double push, from the start rank.
-                "66: sbrc r21, 0",
-                "    rjmp 61b",
-                "    mov r23, r22",
+                "66: mov r23, r22",
                 "    andi r23, 0x70",
                 "    sbrc r21, 7",
                 "    subi r23, 0x50",
@@ -872,7 +876,7 @@ impl MoveGen {
                 rays = sym RAYS,
                 castling = const CASTLING,
                 done = const DONE,
-                no_castling = const CAPTURES_ONLY | CHECKS_ONLY | NO_CAPTURES,
+                no_castling = const CHECKS_ONLY | NO_CAPTURES,
                 geometry = sym super::attacks::GEOMETRY,
                 reach = sym super::attacks::REACH,
                 line = const super::attacks::LINE,
