@@ -708,10 +708,13 @@ impl Position {
         let r: u16;
         // Registers: r25:r24 the position (r24 at the end the answer);
         // r22 `sq`, r20 `by` (then a temporary), r18 `vacated1`, r16
-        // `vacated2`, r14 `filled`; X walks the piece list, r21 counts
-        // its slots, r23 the man's square, r19 `sq + 0x77` (the geometry
-        // index of `sq` less the man's square), r0 the geometry entry,
-        // then the step.
+        // `vacated2`, r14 `filled`; X walks the piece list, r0 counts
+        // its slots, r23 the man's square (then the walk), r21:r20 the
+        // address of GEOMETRY's entry of `sq` less square 0, r19 the
+        // man's entry, then the step; Z the tables and the board. (The
+        // entry's address worked out by a man from `sq + 0x77`, and the
+        // entry masked before its test: `bench engine` 0.12% more
+        // cycles, 8 B more.)
         // SAFETY: reads the board and the piece list of `by` up to its
         // officer bound, and the flash tables GEOMETRY, REACH and
         // DIRECTIONS at in-range indices.
@@ -789,7 +792,9 @@ impl Position {
                 "    brsh 64f",
                 "90: ldi r24, 1",
                 "    rjmp 99f",
-                // Slots 1 up to the officer bound.
+                // Slots 1 up to the officer bound (r0 counts them); r21:r20
+                // the address of the GEOMETRY entry of `sq` less square 0,
+                // so a man's entry is one subtraction away.
                 "64: movw r30, r24",
                 "    subi r30, {oe_nlo}",
                 "    sbci r31, {oe_nhi}",
@@ -799,77 +804,74 @@ impl Position {
                 "    subi r21, 1",
                 "    breq 77f",
                 "    brcs 77f",
-                "    mov r19, r22",
-                "    subi r19, 0x89",
+                "    mov r0, r21",
+                "    ldi r20, lo8({geometry}+0x77)",
+                "    ldi r21, hi8({geometry}+0x77)",
+                "    add r20, r22",
+                "    adc r21, r1",
                 "    rjmp 70f",
                 "77: rjmp 80f",
                 // (The next slot up here: the loop's branches reach it.)
-                "79: dec r21",
+                "79: dec r0",
                 "    brne 70f",
                 "    rjmp 80f",
                 "70: ld r23, X+",
                 "    cpi r23, 0xFF",
                 "    breq 79b",
-                // reach(): the geometry entry masked by the man's reach.
-                "    mov r0, r19",
-                "    sub r0, r23",
-                "    ldi r30, lo8({geometry})",
-                "    ldi r31, hi8({geometry})",
-                "    add r30, r0",
-                "    adc r31, r1",
-                "    lpm r0, Z",
-                // (No line and no jump: skip the board and REACH reads,
-                // and the tests of `filled` and `vacated2`.)
-                "    mov r20, r0",
-                "    andi r20, {lj}",
+                // reach(): the geometry entry (in r19; 0 for no line and
+                // no jump: skip the board and REACH reads, and the tests
+                // of `filled` and `vacated2`) masked by the man's reach.
+                "    movw r30, r20",
+                "    sub r30, r23",
+                "    sbc r31, r1",
+                "    lpm r19, Z",
+                "    tst r19",
                 "    breq 79b",
                 "    cp r23, r14",
                 "    breq 79b",
                 "    cp r23, r16",
                 "    breq 79b",
-                "    mov r20, r23",
-                "    andi r20, 0x7F",
-                "    movw r30, r24",
-                "    add r30, r20",
-                "    adc r31, r1",
-                "    ld r20, Z",
-                "    andi r20, 0x0F",
-                "    ldi r30, lo8({reach})",
-                "    ldi r31, hi8({reach})",
-                "    add r30, r20",
-                "    adc r31, r1",
-                "    lpm r20, Z",
-                "    and r20, r0",
-                "    andi r20, {lj}",
+                "    mov r30, r23",
+                "    andi r30, 0x7F",
+                "    clr r31",
+                "    add r30, r24",
+                "    adc r31, r25",
+                "    ld r30, Z",
+                "    andi r30, 0x0F",
+                "    ldi r31, 0",
+                "    subi r30, lo8(-({reach}))",
+                "    sbci r31, hi8(-({reach}))",
+                "    lpm r31, Z",
+                "    and r31, r19",
+                "    andi r31, {lj}",
                 "    breq 79b",
-                "    cpi r20, {jump}",
+                "    cpi r31, {jump}",
                 "    breq 90b",
-                // A line: walk it from the man towards `sq`.
-                "    mov r20, r0",
-                "    swap r20",
-                "    andi r20, 0x0F",
-                "    ldi r30, lo8({directions})",
-                "    ldi r31, hi8({directions})",
-                "    add r30, r20",
-                "    adc r31, r1",
-                "    lpm r0, Z",
-                "    mov r20, r23",
-                "71: add r20, r0",
-                "    cp r20, r22",
+                // A line: walk it from the man (r23) towards `sq`, r19
+                // the step.
+                "    mov r30, r19",
+                "    swap r30",
+                "    andi r30, 0x0F",
+                "    ldi r31, 0",
+                "    subi r30, lo8(-({directions}))",
+                "    sbci r31, hi8(-({directions}))",
+                "    lpm r19, Z",
+                "71: add r23, r19",
+                "    cp r23, r22",
                 "    breq 90b",
-                "    cp r20, r14",
+                "    cp r23, r14",
                 "    breq 79b",
-                "    cp r20, r18",
+                "    cp r23, r18",
                 "    breq 71b",
-                "    cp r20, r16",
+                "    cp r23, r16",
                 "    breq 71b",
-                "    mov r23, r20",
-                "    andi r23, 0x7F",
-                "    movw r30, r24",
-                "    add r30, r23",
-                "    adc r31, r1",
-                "    ld r23, Z",
-                "    tst r23",
+                "    mov r30, r23",
+                "    andi r30, 0x7F",
+                "    clr r31",
+                "    add r30, r24",
+                "    adc r31, r25",
+                "    ld r30, Z",
+                "    tst r30",
                 "    breq 71b",
                 "    rjmp 79b",
                 "80: clr r24",
