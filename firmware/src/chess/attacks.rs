@@ -277,6 +277,11 @@ impl Position {
                 "    sub r30, r23",
                 "    sbc r31, r1",
                 "    lpm r20, Z",
+                // (No line or jump, an entry of 0: no REACH read.
+                // `bench engine` 0.07% fewer cycles, 4 B; in gives_check
+                // 0.004%.)
+                "    tst r20",
+                "    breq 20f",
                 "    ldi r30, lo8({reach})",
                 "    ldi r31, hi8({reach})",
                 "    add r30, r21",
