@@ -1366,7 +1366,8 @@ impl Position {
                 // block a line: a move to any other square leaves the check.
                 return false;
             }
-            if g == JUMP && self.board[m.to() as usize] & CODE_MASK != make_piece(self.side.other(), KNIGHT) {
+            let knight = make_piece(self.side.other(), KNIGHT);
+            if g == JUMP && self.board[m.to() as usize] & CODE_MASK != knight {
                 // A knight's jump blocks no line: only the capture of a
                 // checking knight there. (`bench engine` 0.21% fewer
                 // cycles, 24 B.)
@@ -1497,7 +1498,8 @@ mod tests {
             let count = ((info >> 4) & 3) * 4;
             for k in 0..count {
                 let dir = super::super::attacks::DIRECTIONS.get(((info & 15) + k) as usize);
-                assert_eq!(RAYS.get(((start & 0x7F) - 1 + k) as usize), dir, "{kind} {k}");
+                let entry = (start & 0x7F) - 1 + k;
+                assert_eq!(RAYS.get(entry as usize), dir, "{kind} {k}");
             }
             assert_eq!(RAYS.get(((start & 0x7F) - 1 + count) as usize), 0, "{kind}");
         }
