@@ -23,10 +23,22 @@ pub trait LcdSink {
     fn write_data(&mut self, ch: u8);
 }
 
+/// In a cell: blanked, but not yet on the LCD, which still shows the
+/// character in the low bits. A screen is redrawn by blanking a row, or
+/// writing a row of text with spaces, then writing over it again: the
+/// cells that come back to what the LCD shows are not sent. (The thinking
+/// screen, redrawn twice a second and at every `info`, sent its depth,
+/// score, move and clock each time: about 12 of the 21 characters a flush
+/// wrote.) The characters are below 0x80 (see the module doc).
+const BLANKED: u8 = 0x80;
+
 pub struct Display {
+    /// The characters, or [`BLANKED`] and the LCD's.
     cells: [u8; CELLS],
-    /// Bit `row * 16 + col` set when that cell differs from the LCD.
-    dirty: u32,
+    /// Bit `col % 8` of byte `row * 2 + col / 8` set when that cell
+    /// differs from the LCD (a blanked cell aside). Bytes: a `1 << i` of
+    /// 32 bits is a loop of i steps on the AVR.
+    dirty: [u8; 4],
     /// Where the next `put_*` writes: `row * 16 + col`; >= 32 means off-screen.
     cursor: u8,
 }
@@ -47,17 +59,17 @@ impl Display {
     /// A blank screen (all spaces), entirely dirty so the first flush
     /// overwrites whatever the LCD shows.
     pub const fn new() -> Self {
-        Display { cells: [b' '; CELLS], dirty: u32::MAX, cursor: 0 }
+        Display { cells: [b' '; CELLS], dirty: [0xFF; 4], cursor: 0 }
     }
 
     /// Marks every cell dirty, e.g. after the LCD was re-initialised.
     pub fn invalidate(&mut self) {
-        self.dirty = u32::MAX;
+        self.dirty = [0xFF; 4];
     }
 
     /// True when a flush would send something.
     pub fn is_dirty(&self) -> bool {
-        self.dirty != 0
+        self.dirty != [0; 4] || self.cells.iter().any(|&c| c & BLANKED != 0)
     }
 
     /// Blanks the whole screen and homes the cursor.
@@ -94,22 +106,40 @@ impl Display {
     /// The character at `(row, col)` (space when out of range).
     pub fn cell(&self, row: u8, col: u8) -> u8 {
         if row < ROWS && col < COLS {
-            self.cells[(row * COLS + col) as usize]
+            shown(self.cells[(row * COLS + col) as usize])
         } else {
             b' '
         }
     }
 
     /// One row of the buffer.
-    pub fn row(&self, row: u8) -> &[u8] {
+    pub fn row(&self, row: u8) -> [u8; COLS as usize] {
         let r = (row.min(ROWS - 1) * COLS) as usize;
-        &self.cells[r..r + COLS as usize]
+        let mut out = [0; COLS as usize];
+        for (o, &c) in out.iter_mut().zip(&self.cells[r..r + COLS as usize]) {
+            *o = shown(c);
+        }
+        out
     }
 
     fn set_cell(&mut self, i: u8, ch: u8) {
-        if self.cells[i as usize] != ch {
-            self.cells[i as usize] = ch;
-            self.dirty |= 1 << i;
+        debug_assert!(ch & BLANKED == 0);
+        let old = self.cells[i as usize];
+        if old == ch {
+            return;
+        }
+        if ch == b' ' {
+            // Not sent yet: it may be written back before the flush.
+            if old & BLANKED == 0 {
+                self.cells[i as usize] = old | BLANKED;
+            }
+            return;
+        }
+        self.cells[i as usize] = ch;
+        // A blanked cell written back with what the LCD shows is clean
+        // again (or dirty still, if it was before its blanking).
+        if old ^ BLANKED != ch {
+            self.dirty[(i >> 3) as usize] |= 1 << (i & 7);
         }
     }
 
@@ -201,24 +231,27 @@ impl Display {
         let mut written = 0;
         // Address the LCD's counter would have after the last write.
         let mut next: u8 = u8::MAX;
-        // The dirty bits are shifted out one a cell: on the AVR a `1 << i`
-        // of 32 bits is a loop of i steps, which made a flush of the
-        // thinking screen cost about 6,000 cycles.
-        let mut dirty = self.dirty;
-        self.dirty = 0;
+        // The dirty bits are shifted out one a cell, a byte at a time: on
+        // the AVR a `1 << i` of 32 bits is a loop of i steps, which made a
+        // flush of the thinking screen cost about 6,000 cycles.
+        let mut bits = 0u8;
         for i in 0..CELLS as u8 {
-            if dirty == 0 {
-                break;
+            if i & 7 == 0 {
+                bits = core::mem::take(&mut self.dirty[(i >> 3) as usize]);
             }
-            let bit = dirty as u8 & 1;
-            dirty >>= 1;
-            if bit == 0 {
+            let dirty = bits & 1 != 0;
+            bits >>= 1;
+            // The blanked cells are sent too (dirty or not).
+            let c = self.cells[i as usize];
+            if c & BLANKED == 0 && !dirty {
                 continue;
             }
+            let c = shown(c);
+            self.cells[i as usize] = c;
             if i != next {
                 lcd.set_address(i / COLS, i % COLS);
             }
-            lcd.write_data(self.cells[i as usize]);
+            lcd.write_data(c);
             written += 1;
             // The HD44780 does not wrap from column 15 of row 0 into row 1.
             next = if (i + 1).is_multiple_of(COLS) { u8::MAX } else { i + 1 };
@@ -230,6 +263,15 @@ impl Display {
 impl Default for Display {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// What a cell shows once flushed.
+fn shown(c: u8) -> u8 {
+    if c & BLANKED != 0 {
+        b' '
+    } else {
+        c
     }
 }
 
@@ -307,6 +349,46 @@ mod tests {
         d.put_bytes(b"Key");
         assert!(!d.is_dirty());
         assert_eq!(d.flush(&mut lcd), 0);
+    }
+
+    #[test]
+    fn a_redraw_sends_only_what_changed() {
+        let mut d = Display::new();
+        let mut lcd = Recorder::default();
+        d.set_cursor(0, 0);
+        d.put_bytes(b"D 4  +0.35 e2e4");
+        d.set_cursor(1, 0);
+        d.put_bytes(b"Thinking    0:12");
+        d.flush(&mut lcd);
+        lcd.ops.clear();
+        // Blanked, then written back: nothing to send until the flush.
+        d.clear_row(0);
+        assert_eq!(text(&d, 0), "                ");
+        assert_eq!(d.cell(0, 0), b' ');
+        assert!(d.is_dirty());
+        d.put_bytes(b"D 4  +0.41 e2e4");
+        d.set_cursor(1, 0);
+        d.put_bytes(b"Thinking        ");
+        d.set_cursor(1, 12);
+        d.put_bytes(b"0:13");
+        assert_eq!(text(&d, 0), "D 4  +0.41 e2e4 ");
+        assert_eq!(d.flush(&mut lcd), 3);
+        assert_eq!(lcd.ops, vec![(Some((0, 8)), 0), (None, b'4'), (None, b'1'), (Some((1, 15)), 0), (None, b'3')]);
+        // Blanked for good: sent as spaces.
+        lcd.ops.clear();
+        d.clear_row(0);
+        d.put_bytes(b"D 4");
+        assert_eq!(d.flush(&mut lcd), 9);
+        assert_eq!(&lcd.screen[0], b"D 4             ");
+        assert!(!d.is_dirty());
+        // Invalidated while blanked: sent even when written back.
+        d.set_cursor(0, 0);
+        d.put_bytes(b"   ");
+        d.invalidate();
+        d.set_cursor(0, 0);
+        d.put_bytes(b"D 4");
+        assert_eq!(d.flush(&mut lcd), 32);
+        assert_eq!(&lcd.screen[0], b"D 4             ");
     }
 
     #[test]
