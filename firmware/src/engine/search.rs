@@ -427,13 +427,17 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         } else {
             special_delta(e, pos, m)
         };
+        // The answer before the last call, so that nothing but it is kept
+        // across that call (12 registers saved against 11: `bench engine`
+        // 0.18% fewer cycles).
+        let pawn_ending = officer_taken && e.npm[0] == 0 && e.npm[1] == 0;
         // The ply's slot only now: not kept across the calls above.
         let ply = &mut e.plies[p];
         ply.psq = e.psq;
         e.psq += d;
         let hashed = !ply.picker.is_quiescence();
         self.pos.make_move_into(m, &mut ply.undo, hashed);
-        officer_taken && e.npm[0] == 0 && e.npm[1] == 0
+        pawn_ending
     }
 
     /// Takes back `m` made at ply `p`. The material counts first, from
