@@ -1191,13 +1191,16 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             return 0;
         }
         let p = ply as usize;
-        if p < PV_LEN {
+        // Only a child of a full-width node has its line read
+        // ([`Searcher::update_pv`]): the first quiescence ply.
+        if mode & Q_CHECKS != 0 && p < PV_LEN {
             self.e.pv_len[p] = 0;
         }
         if ply > self.e.seldepth {
             self.e.seldepth = ply;
         }
-        if p + self.nest as usize >= MAX_PLY - 1 {
+        // (Bytes: both are below MAX_PLY.)
+        if ply + self.nest >= MAX_PLY as u8 - 1 {
             return self.e.evaluate(self.pos, alpha, beta);
         }
         let p = slot(ply);
@@ -1229,7 +1232,6 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 picker.allow_checks();
             }
         }
-        let mut legal = 0u8;
         loop {
             let e = &mut *self.e;
             let Some((m, stage)) = e.plies[p].picker.next(self.pos, &NO_KILLERS) else {
@@ -1250,7 +1252,6 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             if !self.pos.is_legal_given_check(m, in_check) {
                 continue;
             }
-            legal += 1;
             self.make(ply, m);
             let gives_check = self.pos.in_check_after(m);
             debug_assert!(stage != Stage::Checks || gives_check);
@@ -1269,7 +1270,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 }
             }
         }
-        if in_check && legal == 0 {
+        // In check, no legal move (any other leaves best above -INFINITE:
+        // a child's score is a mate score at worst).
+        if best == -INFINITE {
             return -MATE + ply as i16;
         }
         best
