@@ -928,7 +928,8 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         if self.pos.halfmove_clock() >= 100 || self.pos.repetitions() > 0 {
             return Some(DRAW);
         }
-        if p + self.nest as usize >= MAX_PLY - 1 {
+        // (Bytes, as in qsearch.)
+        if ply + self.nest >= MAX_PLY as u8 - 1 {
             return Some(self.e.evaluate(self.pos, alpha, beta));
         }
         let p = slot(ply);
@@ -1160,7 +1161,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                     v = -self.search(ply + 1, nd, -alpha - 1, -alpha, gives_check, cf);
                 }
                 if nf & N_PV != 0 && v > alpha && v < beta && !self.e.stopped {
-                    v = -self.search(ply + 1, nd, -beta, -alpha, gives_check, cf);
+                    v = -self.child(ply + 1, nd, -beta, -alpha, gives_check, cf);
                 }
             }
             self.unmake(ply, m);
