@@ -347,7 +347,9 @@ struct Host<'a, P: Platform> {
 }
 
 impl<P: Platform> Host<'_, P> {
-    #[inline(never)]
+    /// (In `stop_requested`, its only caller: one frame fewer a poll,
+    /// 16 B less flash.)
+    #[inline(always)]
     fn poll(&mut self) {
         let now = self.p.now_ms();
         let mut show = false;
