@@ -196,7 +196,7 @@ impl Display {
     /// `fill` (e.g. b' ' or b'0'); a wider number is written in full.
     pub fn put_u32(&mut self, n: u32, width: u8, fill: u8) {
         let mut digits = [0u8; 10];
-        let len = crate::decimal::format_u32(n, &mut digits);
+        let len = format_u32(n, &mut digits);
         for _ in len..width as usize {
             self.put_char(fill);
         }
@@ -264,6 +264,25 @@ impl Default for Display {
     fn default() -> Self {
         Self::new()
     }
+}
+
+/// [`crate::decimal::format_u32`], below 100 without its 32-bit divisions
+/// (about 500 cycles): the thinking screen's numbers (depth, score, clock),
+/// drawn at every refresh. (`bench engine` 0.14% fewer cycles, 88 B.)
+#[inline(never)]
+fn format_u32(n: u32, out: &mut [u8; 10]) -> usize {
+    if n >= 100 {
+        return crate::decimal::format_u32(n, out);
+    }
+    let mut ones = n as u8;
+    let mut tens = b'0';
+    while ones >= 10 {
+        ones -= 10;
+        tens += 1;
+    }
+    out[9] = b'0' + ones;
+    out[8] = tens;
+    1 + (tens != b'0') as usize
 }
 
 /// What a cell shows once flushed.
@@ -444,6 +463,13 @@ mod tests {
         assert_eq!(text(&d, 0), "0|0042| -7|A5   ");
         d.set_cursor(1, 0);
         d.put_u32(u32::MAX, 3, b' ');
+        for n in [0, 9, 10, 99, 100, 101] {
+            let mut a = [0u8; 10];
+            let mut b = [0u8; 10];
+            let len = super::format_u32(n, &mut a);
+            assert_eq!(len, crate::decimal::format_u32(n, &mut b), "{n}");
+            assert_eq!(a[10 - len..], b[10 - len..], "{n}");
+        }
         d.put_i32(i32::MIN, 0);
         assert_eq!(text(&d, 1), "4294967295-21474");
     }
