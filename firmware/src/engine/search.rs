@@ -980,7 +980,21 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                         return Some(v);
                     }
                 }
-                futile = self.e.pruning && depth <= 2 && eval + FUTILITY[depth as usize] <= alpha;
+                // Not against a bare king: there the mating evaluation's
+                // slope is a few tens of centipawns a move, and moves cut for
+                // it went missing as the image got faster. `cargo xtask
+                // endgames --host --host-nps 1510 --endings kbnk --defender
+                // tablebase`, 200 positions a seed: seeds 18 to 24, 1,367 of
+                // 1,400 mated with it, 1,396 without (seeds 19, 20, 22: 579
+                // and 0.499 plies to mate lost a move against 597 and
+                // 0.445); at 1,370 nps, seeds 19 and 22, 397 and 398; at
+                // 1,700, 386 and 392. KQK and KRK 200 of 200 either way.
+                // (At 880 nps it measured neutral: 582 against 577 on seeds
+                // 18 to 20, 764 either way on seeds 21 to 24.)
+                futile = self.e.pruning
+                    && depth <= 2
+                    && eval + FUTILITY[depth as usize] <= alpha
+                    && !self.e.ctx.phase.bare_king();
             }
         }
         let main = if flags & FOLLOW_PV != 0 && p < self.e.main_len as usize {
