@@ -326,8 +326,17 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    ld r17, Y",
             "    andi r17, 0x0F",
             "    add r17, r20",
+            // Rooks (11), bishops (10), knights (9), pawns (8), else
+            // queens: the pawns, rare in these slots, tested last
+            // (first, they cost each officer 2 or 3 cycles: 0.12% more).
+            "    cpi r17, 11",
+            "    breq 24f",
+            "    cpi r17, 10",
+            "    breq 23f",
+            "    cpi r17, 9",
+            "    breq 32f",
             "    cpi r17, 8",
-            "    brne 32f",
+            "    brne 25f",
             // A pawn in an officer's slot (rare): its two captures as
             // one pair of the knights' single steps, from RAYS (+15,
             // +17 white's, -17, -15 black's), no class.
@@ -339,15 +348,8 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    sbiw r30, 2",
             "    rjmp 2f",
             "51: rjmp 50f",
-            // Rooks (11), bishops (10), knights (9), else queens.
-            "32: cpi r17, 11",
-            "    breq 24f",
-            "    cpi r17, 10",
-            "    breq 23f",
-            "    cpi r17, 9",
-            "    brne 25f",
-            // Knights (and the king, above): eight single steps.
-            "    ldi r18, 8",
+            // Knights: eight single steps.
+            "32: ldi r18, 8",
             "    ldi r30, lo8({jumps})",
             "    ldi r31, hi8({jumps})",
             // (Two steps a turn of the loop.)
