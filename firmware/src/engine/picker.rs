@@ -418,7 +418,22 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    sub r16, r20",
             "    cpi r16, 5",
             "    brsh 6f",
-            "    rcall 40f",
+            // The victim's bit (as at 40 below) in line: half the
+            // victims are found here (no rcall and ret: 0.11% fewer
+            // cycles for 24 B).
+            "    ldd r16, Y+8",
+            "    ldi r17, 1",
+            "    sbrc r16, 1",
+            "    ldi r17, 4",
+            "    sbrc r16, 0",
+            "    lsl r17",
+            "    sbrc r16, 2",
+            "    swap r17",
+            "    sbrs r16, 3",
+            "    or r22, r17",
+            "    sbrc r16, 3",
+            "    or r23, r17",
+            "    or r7, r18",
             "6:  dec r21",
             "    brne 26b",
             "    rjmp 29b",
