@@ -21,9 +21,12 @@ use crate::chess::square::*;
 use crate::chess::{Color, Move, MoveKind, Position};
 
 crate::progmem! {
-    /// Exchange values by kind; the king is "priceless" so that capturing
-    /// with it into a defended square never pays.
-    pub static SEE_VALUE: [i16; 7] = [0, 100, 320, 330, 500, 950, 5000];
+    /// Exchange values by piece code, either colour's (0 empty; by kind
+    /// for the kinds' codes, white's); the king is "priceless" so that
+    /// capturing with it into a defended square never pays. (By code, not
+    /// kind: no kind worked out a lookup, 0.19% fewer cycles and 28 B
+    /// smaller, the table 18 B larger.)
+    pub static SEE_VALUE: [i16; 16] = [0, 100, 320, 330, 500, 950, 5000, 100, 320, 330, 500, 950, 5000, 0, 0, 0];
 }
 
 /// Longest exchange followed.
@@ -458,7 +461,7 @@ fn swap_on(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1: 
     // the exchange at once (the loop's first test), and then without the
     // loop's 16 register saves: the capturer is lost, -gain1 (below
     // `gain0`, never negative). `bench engine` 0.14% fewer cycles for 60 B.
-    if SEE_VALUE.get(kind_of(pos.code_on(s)) as usize) < gain1 {
+    if SEE_VALUE.get(pos.code_on(s) as usize) < gain1 {
         return -gain1;
     }
     swap_loop(pos, t, removed, gain0, gain1, s, side)
@@ -474,7 +477,7 @@ fn swap_loop(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1
     let mut side = side;
     let mut d = 1u8;
     loop {
-        let value = SEE_VALUE.get(kind_of(pos.code_on(s)) as usize);
+        let value = SEE_VALUE.get(pos.code_on(s) as usize);
         mark(removed, s);
         side = side.other();
         d += 1;
@@ -540,12 +543,12 @@ pub fn see(pos: &Position, m: Move) -> i16 {
     #[cfg(not(target_arch = "avr"))]
     let removed = &mut [0u8; 8];
     mark(removed, from);
-    let mut on_square = SEE_VALUE.get(kind_of(pos.code_on(from)) as usize);
+    let mut on_square = SEE_VALUE.get(pos.code_on(from) as usize);
     let mut gain0 = if m.is(MoveKind::EnPassant) {
         mark(removed, (from & 0xF0) | (to & 0x0F));
         SEE_VALUE.get(PAWN as usize)
     } else {
-        SEE_VALUE.get(kind_of(pos.code_on(to)) as usize)
+        SEE_VALUE.get(pos.code_on(to) as usize)
     };
     if m.is_promotion() {
         let v = VALUE.get(m.promotion() as usize);
@@ -567,8 +570,8 @@ pub fn see_at(pos: &Position, sq: Square, by: Color) -> i16 {
         return 0;
     }
     mark(removed, s);
-    let gain0 = SEE_VALUE.get(kind_of(pos.code_on(sq)) as usize);
-    let on_square = SEE_VALUE.get(kind_of(pos.code_on(s)) as usize);
+    let gain0 = SEE_VALUE.get(pos.code_on(sq) as usize);
+    let on_square = SEE_VALUE.get(pos.code_on(s) as usize);
     let v = swap(pos, sq, removed, gain0, on_square, by.other());
     if v > 0 {
         v
@@ -856,7 +859,7 @@ mod tests {
         gain[1] = gain1;
         let (mut s, mut side, mut d) = (s, side, 1usize);
         loop {
-            let value = SEE_VALUE.get(kind_of(pos.code_on(s)) as usize);
+            let value = SEE_VALUE.get(pos.code_on(s) as usize);
             mark(removed, s);
             side = side.other();
             d += 1;
