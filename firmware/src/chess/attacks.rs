@@ -961,6 +961,19 @@ impl Position {
 mod tests {
     use super::*;
 
+    /// Every [`GEOMETRY`] entry without LINE or JUMP bits is 0: the AVR's
+    /// `least_attacker` (engine/see.rs) passes over a man whose entry is
+    /// zero, not one whose reach bits are clear.
+    #[test]
+    fn geometry_entries_off_every_line_and_jump_are_zero() {
+        for i in 0..239 {
+            let e = GEOMETRY.get(i);
+            if e & (LINE | JUMP) == 0 {
+                assert_eq!(e, 0, "entry {i}");
+            }
+        }
+    }
+
     /// The packed table answers like the arithmetic for every pair of squares.
     #[test]
     fn geometry_table_matches_the_arithmetic() {
