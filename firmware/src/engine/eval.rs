@@ -456,13 +456,11 @@ impl EvalCtx {
 
     /// [`EvalCtx::psq`] of `code` on `to` less on `from`: the change of a
     /// quiet move or of the mover in a capture, for the search's `make`
-    /// (`search.rs`, not this branch's: it calls [`EvalCtx::psq`] twice
-    /// with the same man). Measured with `make`'s simple moves calling it:
-    /// bench engine 385,446,166 -> 383,222,237 cycles (-0.58%, the same
-    /// 52,030 nodes), +292 B flash (`psq` stays, for the victims, the
+    /// (`search.rs`), which called [`EvalCtx::psq`] twice with the same
+    /// man: bench engine 337,588,466 -> 335,692,442 cycles (-0.56%, the
+    /// same 52,030 nodes), +284 B flash (`psq` stays, for the victims, the
     /// special moves and the sums from scratch).
     #[cfg(not(target_arch = "avr"))]
-    #[allow(dead_code)]
     #[inline]
     pub fn psq_move(&self, code: u8, from: Square, to: Square) -> i16 {
         self.psq(code, to) - self.psq(code, from)
@@ -473,7 +471,6 @@ impl EvalCtx {
     /// table, the turning over for black and the byte arithmetic are
     /// [`EvalCtx::psq`]'s.
     #[cfg(target_arch = "avr")]
-    #[allow(dead_code)]
     #[inline(never)]
     pub fn psq_move(&self, code: u8, from: Square, to: Square) -> i16 {
         use super::weights::{KING_CENTRE, PST88, QUEEN_OUT, TROPISM_KNIGHT, TROPISM_OTHER, TROPISM_QUEEN};

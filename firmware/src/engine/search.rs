@@ -429,7 +429,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             let from = m.from();
             let to = m.to();
             let code = pos.code_on(from);
-            let mut d = e.ctx.psq(code, to) - e.ctx.psq(code, from);
+            let mut d = e.ctx.psq_move(code, from, to);
             let mut officer_taken = false;
             if m.is_capture() {
                 let vcode = pos.code_on(to);
