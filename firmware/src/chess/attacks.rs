@@ -768,7 +768,13 @@ impl Position {
                 "    cp r23, r16",
                 "    brne 90f",
                 "3:",
-                // The king (slot 0) next to `sq`.
+                // The king (slot 0) next to `sq`: the 0x88 difference
+                // plus 17 is 16 * (ranks + 1) + files + 1, so adjacent
+                // (or `sq` itself, tested first) exactly when it is at
+                // most 34 with a low nibble of at most 2 (a byte: the
+                // files' part, -6..=8, never borrows a rank unseen).
+                // (Ranks and files apart, each by subtraction: `bench
+                // engine` 0.08% more cycles, 20 B more.)
                 "    movw r26, r24",
                 "    subi r26, 0x80",
                 "    sbci r27, 0xFF",
@@ -778,21 +784,11 @@ impl Position {
                 "    cp r23, r22",
                 "    breq 64f",
                 "    mov r21, r23",
-                "    andi r21, 7",
-                "    mov r19, r22",
-                "    andi r19, 7",
-                "    sub r21, r19",
-                "    subi r21, 0xFF",
-                "    cpi r21, 3",
+                "    sub r21, r22",
+                "    subi r21, 0xEF",
+                "    cpi r21, 35",
                 "    brsh 64f",
-                "    mov r21, r23",
-                "    swap r21",
                 "    andi r21, 0x0F",
-                "    mov r19, r22",
-                "    swap r19",
-                "    andi r19, 0x0F",
-                "    sub r21, r19",
-                "    subi r21, 0xFF",
                 "    cpi r21, 3",
                 "    brsh 64f",
                 "90: ldi r24, 1",
