@@ -1201,11 +1201,13 @@ impl Position {
         // king_safe_after (C ABI) with their arguments.
         unsafe {
             core::arch::asm!(
-                // En passant (kind 3): the exact test.
-                "    mov r19, r22",
-                "    andi r19, 0x88",
-                "    cpi r19, 0x88",
-                "    brne 1f",
+                // En passant (kind 3): the exact test. (Bit by bit: most
+                // moves leave at the first. Masked and compared, `bench
+                // engine` 0.07% more cycles.)
+                "    sbrs r22, 7",
+                "    rjmp 1f",
+                "    sbrs r22, 3",
+                "    rjmp 1f",
                 "    sbrs r23, 3",
                 "    rjmp 80f",
                 "1:  movw r30, r24",
