@@ -628,6 +628,22 @@ impl Picker {
         self.hang = [0; 2];
     }
 
+    /// Reset for the root's later passes, which keep only moves that take
+    /// nothing: the main line, the victims' scan and the capture stages
+    /// are passed over (as if no victim were attacked); the moves that
+    /// take nothing come in [`Picker::reset`]'s order.
+    pub fn reset_without_captures(&mut self, pos: &Position, main: Move) {
+        self.reset(main, true, false);
+        self.victims = 0;
+        if pawn_on_seventh(pos) {
+            self.stage = Stage::Promotions;
+            self.slot = 1;
+            self.cursor = 0;
+        } else {
+            self.begin_captures(Stage::EqualCaptures);
+        }
+    }
+
     /// Reset for the quiescence search's captures and quiet checks?
     pub fn is_quiescence(&self) -> bool {
         self.flags & QUIESCENCE != 0

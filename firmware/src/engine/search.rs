@@ -525,7 +525,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             let Some((m, _stage)) = e.plies[0].picker.next(self.pos, &e.killers[0]) else {
                 if pass < 2 {
                     pass += 1;
-                    self.e.plies[0].picker.reset(main, true, false);
+                    // (These passes keep no capture: skipping the capture
+                    // stages, bench engine 334,908,464 -> 333,564,350 cycles, -0.40%.)
+                    self.e.plies[0].picker.reset_without_captures(self.pos, main);
                     continue;
                 }
                 break;
