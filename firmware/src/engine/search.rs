@@ -548,9 +548,15 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             let extra = gives_check as u8 & self.checks | (pawn_ending as u8) << 1;
             let info = self.child_info(m, nf, extra, 0);
             let mut flags = info as u8;
-            if class == CLASS_UNKNOWN && (if gives_check || flags & NEAR_KING != 0 { 1 } else { 2 }) != pass {
-                self.unmake(0, m);
-                continue;
+            if class == CLASS_UNKNOWN || cfg!(debug_assertions) {
+                let made = if gives_check || flags & NEAR_KING != 0 { 1 } else { 2 };
+                // `root_class` must tell every move's pass as the made move
+                // does, or a move is searched in two passes or in none.
+                debug_assert!(class == CLASS_UNKNOWN || class == 0 || pass == 0 || class == made, "{m:?}");
+                if class == CLASS_UNKNOWN && made != pass {
+                    self.unmake(0, m);
+                    continue;
+                }
             }
             n += 1;
             let ext = (info >> 8) as i8;
