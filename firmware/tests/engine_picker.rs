@@ -24,6 +24,9 @@ fn check(p: &Position, main: Move, killers: [Move; 2]) {
     let mut got = Vec::new();
     let mut stages = Vec::new();
     let mut pk = Picker::new(main, true);
+    if p.in_check() {
+        pk.evade();
+    }
     while let Some((m, stage)) = pk.next(p, &killers) {
         got.push(m);
         stages.push(stage);
@@ -31,9 +34,18 @@ fn check(p: &Position, main: Move, killers: [Move; 2]) {
     check_restricted_quiets(p, main, killers, &got, &stages);
     let mut sorted = got.clone();
     sorted.sort_by_key(|m| m.0);
+    if p.in_check() {
+        // In check the quiet stage leaves out the men that cannot answer
+        // it: every legal move still comes, once, and nothing else but
+        // pseudo-legal moves.
+        sorted.dedup();
+        assert_eq!(sorted.len(), got.len(), "a move twice in {}", fen_of(p));
+        assert!(sorted.iter().all(|m| want.contains(m)), "not pseudo-legal in {}", fen_of(p));
+        sorted.retain(|&m| p.is_legal(m));
+    }
     assert_eq!(
         sorted.iter().map(|m| coord(*m)).collect::<Vec<_>>(),
-        want.iter().map(|m| coord(*m)).collect::<Vec<_>>(),
+        want.iter().filter(|&&m| !p.in_check() || p.is_legal(m)).map(|m| coord(*m)).collect::<Vec<_>>(),
         "picker vs generator"
     );
     // The exact check test of the quiescence checks stage.
@@ -104,6 +116,9 @@ fn check_restricted_quiets(p: &Position, main: Move, killers: [Move; 2], got: &[
     };
     for cut in [late[0], late[late.len() / 2], last] {
         let mut pk = Picker::new(main, true);
+        if p.in_check() {
+            pk.evade();
+        }
         for _ in 0..=cut {
             pk.next(p, &killers);
         }
@@ -194,5 +209,34 @@ fn checks_stage_in_endings() {
         let mut p = pos(fen);
         let mut k = [Move::NONE; 2];
         walk(&mut p, 1, &mut k);
+    }
+}
+
+/// In check, the quiet stage generates the moves of the men that may
+/// answer it only: every legal move still comes (blocks by a pawn's step
+/// and double step, by an officer, a pawn on the 7th taking the checker
+/// with an under-promotion), and men with no answer are skipped (a
+/// knight's check, a double check, men off the line).
+#[test]
+fn in_check_the_quiet_stage_keeps_every_answer() {
+    for (fen, skips) in [
+        ("7R/8/8/8/r6K/2P5/1P2N3/k7 w - - 0 1", true),
+        ("8/1p2n3/2p5/R6k/8/8/4K3/7r b - - 0 1", true),
+        ("3r3k/4P3/8/8/8/8/8/3K4 w - - 0 1", false),
+        ("4k3/8/8/8/1b6/5n2/8/R3K3 w - - 0 1", true),
+        ("4k3/8/8/8/8/5n2/3PP3/R3K3 w - - 0 1", true),
+        ("4k3/8/8/8/8/8/3p4/R3K2R w KQ - 0 1", true),
+        ("4k3/8/8/8/1b6/8/8/R2QK2R w KQ - 0 1", true),
+    ] {
+        let p = pos(fen);
+        assert!(p.in_check(), "{fen}");
+        check(&p, Move::NONE, [Move::NONE; 2]);
+        let mut pk = Picker::new(Move::NONE, true);
+        pk.evade();
+        let mut n = 0;
+        while pk.next(&p, &[Move::NONE; 2]).is_some() {
+            n += 1;
+        }
+        assert_eq!(n < pseudo(&p).len(), skips, "{fen}: {n} of {}", pseudo(&p).len());
     }
 }

@@ -1019,6 +1019,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         // host engine at 567 nps, 225 against 233. Kept everywhere.)
         let n = &mut self.e.plies[p];
         n.picker.reset(main, true, false);
+        if in_check {
+            n.picker.evade();
+        }
         n.alpha = alpha;
         n.beta = beta;
         n.best = -INFINITE;
@@ -1273,7 +1276,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         if in_check {
             best = -INFINITE;
             stand = -INFINITE;
-            self.e.plies[p].picker.reset(Move::NONE, false, false);
+            let picker = &mut self.e.plies[p].picker;
+            picker.reset(Move::NONE, false, false);
+            picker.evade();
         } else {
             // (Standing pat less half the largest loss the opponent
             // threatens, `hanging`: WAC at 10 s, the host engine at 567
