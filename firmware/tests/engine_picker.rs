@@ -25,7 +25,7 @@ fn check(p: &Position, main: Move, killers: [Move; 2]) {
     let mut stages = Vec::new();
     let mut pk = Picker::new(main, true);
     if p.in_check() {
-        pk.evade();
+        pk.evade(p);
     }
     while let Some((m, stage)) = pk.next(p, &killers) {
         got.push(m);
@@ -117,7 +117,7 @@ fn check_restricted_quiets(p: &Position, main: Move, killers: [Move; 2], got: &[
     for cut in [late[0], late[late.len() / 2], last] {
         let mut pk = Picker::new(main, true);
         if p.in_check() {
-            pk.evade();
+            pk.evade(p);
         }
         for _ in 0..=cut {
             pk.next(p, &killers);
@@ -232,7 +232,7 @@ fn in_check_the_quiet_stage_keeps_every_answer() {
         assert!(p.in_check(), "{fen}");
         check(&p, Move::NONE, [Move::NONE; 2]);
         let mut pk = Picker::new(Move::NONE, true);
-        pk.evade();
+        pk.evade(&p);
         let mut n = 0;
         while pk.next(&p, &[Move::NONE; 2]).is_some() {
             n += 1;

@@ -534,6 +534,35 @@ fn bare(pos: &Position, c: Color) -> bool {
     pos.officer_end(c) <= 1 && pos.piece_list(c)[1..].iter().all(|&s| s == NO_SQUARE)
 }
 
+/// In check: the enemy men whose capture may be legal, as [`SLOT_BITS`]
+/// bits (the victims of the capture stages, instead of every man
+/// attacked, [`attacked_victims`]): those that give check, which any man
+/// may take, and those next to the king, which it may take. The first man
+/// on each of the king's lines (not only a slider that checks along it)
+/// and every knight a jump away.
+#[inline(never)]
+fn checking_or_touching(pos: &Position) -> u16 {
+    let us = pos.side_to_move();
+    let king = pos.king_square(us);
+    let first = if us == Color::White { PAWN + BLACK_OFFSET } else { PAWN };
+    let mut v = 0u16;
+    for d in 0..8 {
+        let step = super::eval::RAYS.get(d) as u8;
+        let mut s = king.wrapping_add(step);
+        while on_board(s) && pos.is_empty(s) {
+            s = s.wrapping_add(step);
+        }
+        if on_board(s) && pos.code_on(s).wrapping_sub(first) < 6 {
+            v |= SLOT_BITS.get(pos.slot_at(s) as usize);
+        }
+        let s = king.wrapping_add(super::eval::JUMPS.get(d) as u8);
+        if on_board(s) && pos.code_on(s) == first + KNIGHT - PAWN {
+            v |= SLOT_BITS.get(pos.slot_at(s) as usize);
+        }
+    }
+    v & !1
+}
+
 /// In check: the piece-list slots of the men of the side to move, not its
 /// king, that may have a quiet move answering the check ([`SLOT_BITS`]
 /// bits; in check, the quiet stage generates the moves of these men
@@ -960,8 +989,12 @@ impl Picker {
     /// check, so the quiet stage generates only the moves of the men that
     /// may answer it ([`evading_men`]).
     #[inline(always)]
-    pub fn evade(&mut self) {
-        self.flags |= IN_CHECK;
+    pub fn evade(&mut self, pos: &Position) {
+        // (Not for a lone king, whose own scans are cheaper: KBNK bench
+        // 2.9% more cycles with them.)
+        if pos.officer_end(pos.side_to_move()) > 1 {
+            self.flags |= IN_CHECK;
+        }
     }
 
     /// Reset for the root's later passes, which keep only moves that take
@@ -1126,7 +1159,11 @@ impl Picker {
                     }
                 }
                 Stage::CapturesInit => {
-                    let (v, classes) = attacked_victims(pos, pos.side_to_move());
+                    let (v, classes) = if self.flags & IN_CHECK != 0 {
+                        (checking_or_touching(pos), CLASSES)
+                    } else {
+                        attacked_victims(pos, pos.side_to_move())
+                    };
                     self.victims = v;
                     self.flags = (self.flags & !CLASSES) | classes;
                     self.begin_captures(Stage::WinningCaptures);

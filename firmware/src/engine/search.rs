@@ -1020,7 +1020,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let n = &mut self.e.plies[p];
         n.picker.reset(main, true, false);
         if in_check {
-            n.picker.evade();
+            n.picker.evade(self.pos);
         }
         n.alpha = alpha;
         n.beta = beta;
@@ -1278,7 +1278,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             stand = -INFINITE;
             let picker = &mut self.e.plies[p].picker;
             picker.reset(Move::NONE, false, false);
-            picker.evade();
+            picker.evade(self.pos);
         } else {
             // (Standing pat less half the largest loss the opponent
             // threatens, `hanging`: WAC at 10 s, the host engine at 567
