@@ -1291,8 +1291,18 @@ impl Picker {
     #[inline(never)]
     fn next_hanging(&mut self, pos: &Position, killers: &[Move; 2]) -> Option<Move> {
         if self.stage == Stage::HangingInit {
-            self.hang = if self.flags & HANG != 0 {
-                hanging(pos).slots
+            // In check, only the men that may answer it ([`evading_men`],
+            // kept for the quiet stage): a hanging man that cannot has no
+            // legal move here, and with no such man the scan is not run.
+            let mut men = 0xFFFE;
+            if self.flags & IN_CHECK != 0 {
+                men = evading_men(pos);
+                self.pending = men;
+            }
+            self.hang = if self.flags & HANG != 0 && men != 0 {
+                let [a, b] = hanging(pos).slots;
+                let b = if men & SLOT_BITS.get(b as usize) != 0 { b } else { 0 };
+                if men & SLOT_BITS.get(a as usize) != 0 { [a, b] } else { [b, 0] }
             } else {
                 [0; 2]
             };
@@ -1308,7 +1318,6 @@ impl Picker {
                 self.slot = bare(pos, pos.side_to_move().other()) as u8;
                 if self.flags & IN_CHECK != 0 {
                     // In the full generator's order: the king first.
-                    self.pending = evading_men(pos);
                     self.gen = MoveGen::for_slot(0).without_captures();
                     self.slot = EVADE;
                 }
