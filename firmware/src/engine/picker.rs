@@ -539,8 +539,9 @@ fn bare(pos: &Position, c: Color) -> bool {
 /// attacked, [`attacked_victims`]): those that give check, which any man
 /// may take, and those next to the king, which it may take. The first man
 /// on each of the king's lines (not only a slider that checks along it)
-/// and every knight a jump away.
-#[inline(never)]
+/// and every knight a jump away. (The host's; the AVR's in assembly,
+/// below.)
+#[cfg(not(target_arch = "avr"))]
 fn checking_or_touching(pos: &Position) -> u16 {
     let us = pos.side_to_move();
     let king = pos.king_square(us);
@@ -561,6 +562,91 @@ fn checking_or_touching(pos: &Position) -> u16 {
         }
     }
     v & !1
+}
+
+/// [`checking_or_touching`] by hand: the compiler's took 234 B.
+#[cfg(target_arch = "avr")]
+#[inline(never)]
+fn checking_or_touching(pos: &Position) -> u16 {
+    let v: u16;
+    // Registers: r19:r18 the position, r23 the king's square, r21 the
+    // first enemy code, X the steps (RAYS, then JUMPS), r20 the steps
+    // left (16 to 9 the lines, 8 to 1 the jumps), r22 the square, r0 the
+    // step, r17 and Z scratch, r25:r24 the men.
+    // SAFETY: reads the king's list entry, the board and slot map of
+    // `pos` on the board only, RAYS, JUMPS and SLOT_BITS.
+    unsafe {
+        core::arch::asm!(
+            "    movw r18, r24",
+            "    movw r30, r24",
+            "    subi r30, 0x80",
+            "    sbci r31, 0xFF",
+            "    ld r23, Z",
+            "    ldi r21, 7",
+            "    sbrs r22, 0",
+            "    rjmp 1f",
+            "    ldd r23, Z+16",
+            "    ldi r21, 1",
+            "1:  ldi r26, lo8({rays})",
+            "    ldi r27, hi8({rays})",
+            "    clr r24",
+            "    clr r25",
+            "    ldi r20, 16",
+            "2:  ld r0, X+",
+            "    mov r22, r23",
+            "3:  add r22, r0",
+            "    mov r17, r22",
+            "    andi r17, 0x88",
+            "    brne 8f",
+            "    movw r30, r18",
+            "    add r30, r22",
+            "    adc r31, r1",
+            "    ld r17, Z",
+            "    cpi r20, 9",
+            "    brlo 5f",
+            // A line: on past empty squares; its first man, if an enemy.
+            "    tst r17",
+            "    breq 3b",
+            "    andi r17, 0x0F",
+            "    sub r17, r21",
+            "    cpi r17, 6",
+            "    brsh 8f",
+            "    rjmp 6f",
+            // A jump: an enemy knight.
+            "5:  andi r17, 0x0F",
+            "    sub r17, r21",
+            "    cpi r17, 1",
+            "    brne 8f",
+            "6:  ldd r17, Z+8",
+            "    andi r17, 0x0F",
+            "    lsl r17",
+            "    ldi r30, lo8({slot_bits})",
+            "    ldi r31, hi8({slot_bits})",
+            "    add r30, r17",
+            "    adc r31, r1",
+            "    lpm r17, Z+",
+            "    or r24, r17",
+            "    lpm r17, Z",
+            "    or r25, r17",
+            "8:  dec r20",
+            "    breq 9f",
+            "    cpi r20, 8",
+            "    brne 2b",
+            "    ldi r26, lo8({jumps})",
+            "    ldi r27, hi8({jumps})",
+            "    rjmp 2b",
+            "9:  andi r24, 0xFE",
+            rays = sym super::eval::RAYS,
+            jumps = sym super::eval::JUMPS,
+            slot_bits = sym SLOT_BITS,
+            inout("r25r24") pos as *const Position => v,
+            inout("r22") pos.side_to_move() as u8 => _,
+            out("r17") _, out("r18") _, out("r19") _, out("r20") _, out("r21") _, out("r23") _,
+            out("X") _, out("Z") _,
+            options(nostack, readonly),
+        );
+    }
+    v
 }
 
 /// In check: the piece-list slots of the men of the side to move, not its
