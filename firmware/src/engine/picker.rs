@@ -25,6 +25,10 @@
 //! last stage adds the quiet checks that do not lose the man. Once the
 //! search prunes quiet moves at a node, stages 8 and 9 generate only the
 //! ones that may check or reach the 7th ([`Picker::restrict_quiets`]).
+//! In check ([`Picker::evade`]) the capture stages serve only the men that
+//! give check or touch the king, and the hanging-men and quiet stages
+//! only the king and the men that may block: the legal moves come in the
+//! same order, the others are mostly not generated at all.
 
 #[cfg(not(target_arch = "avr"))]
 use super::eval::{JUMPS, RAYS};
