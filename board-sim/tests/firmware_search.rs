@@ -95,11 +95,26 @@ impl SearchHost for Recorder {
 /// Beyond the bench's middlegames: promotions and under-promotions for
 /// both sides, an en-passant capture, a rook-and-pawns ending and the
 /// mating evaluation against a bare king.
-const MORE: [(&str, &str); 4] = [
+const MORE: [(&str, &str); 16] = [
     ("r3k2r/pPpp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", "promotions"),
     ("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "en passant"),
     ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", "rook and pawns"),
     ("8/8/3k4/8/8/2BNK3/8/8 b - - 0 1", "KBNK"),
+    // Pawn endings (the passed pawns' quadrant rule) and other sparse
+    // boards, which the bench positions do not reach.
+    ("8/5k2/8/3P4/8/8/6K1/8 w - - 0 1", "passed pawn"),
+    ("8/1p6/8/8/8/8/5PPK/1k6 b - - 0 1", "passed pawn, defender to move"),
+    ("8/8/8/4k3/8/2N5/P7/4K3 b - - 0 1", "knight and pawn"),
+    ("4k3/8/8/8/8/p7/8/4K3 w - - 0 1", "black passed pawn"),
+    ("8/8/8/8/1k6/8/1p6/4K3 w - - 0 1", "pawn on the 7th"),
+    ("8/pp3k2/8/8/8/8/5PPP/6K1 w - - 0 1", "pawn ending"),
+    ("4k3/1P6/8/8/8/8/8/r3K3 w - - 0 1", "promotion against a rook"),
+    ("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", "KRK"),
+    ("4k3/8/8/8/8/8/1q6/6K1 w - - 0 1", "KQK, lone king to move"),
+    ("8/8/3K4/8/8/2bnk3/8/8 w - - 0 1", "KBNK, lone king to move"),
+    // In check at the root: the picker's evasions below it.
+    ("4k3/8/8/8/1b6/8/8/R2QK2R w KQ - 0 1", "in check, blocks"),
+    ("7R/8/8/8/r6K/2P5/1P2N3/k7 w - - 0 1", "in check, pawn blocks"),
 ];
 
 /// (FEN, name) of each bench position, then [`MORE`].
