@@ -80,6 +80,29 @@ crate::progmem! {
     pub(crate) static BIT: [u8; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
 }
 
+crate::progmem! {
+    /// 7 less the king-step distance of two squares, by the absolute value
+    /// of their 0x88 difference (0..=0x77: the distance is symmetric, so
+    /// half of the 239 differences): the AVR psq's tropism, a look-up in
+    /// place of two nibbles' absolute values and their maximum (4 cycles
+    /// a square less). Entries of no difference (low nibble 8, rank 8)
+    /// are 0.
+    #[cfg_attr(not(target_arch = "avr"), allow(dead_code))]
+    pub(crate) static NEARNESS: [u8; 120] = {
+        let mut t = [0u8; 120];
+        let mut k = 0;
+        while k < 120 {
+            let lo = (k & 15) as i8;
+            let hi = (k >> 4) as i8;
+            let (df, dr) = if lo <= 7 { (lo, hi) } else { (16 - lo, hi + 1) };
+            let d = if df > dr { df } else { dr };
+            t[k] = if d <= 7 { 7 - d as u8 } else { 0 };
+            k += 1;
+        }
+        t
+    };
+}
+
 /// 0x88 steps: 4 diagonals, 4 orthogonals.
 pub(crate) static RAYS: RamTable<i8, 8> = RamTable::new([-17, -15, 15, 17, -16, -1, 1, 16]);
 pub(crate) static JUMPS: RamTable<i8, 8> = RamTable::new([-33, -31, -18, -14, 14, 18, 31, 33]);
@@ -399,28 +422,16 @@ impl EvalCtx {
                 "20: add r30, r20",
                 "    adc r31, r1",
                 "    lpm r21, Z",
-                // The distance: sq - target + 0x77 holds the file and
-                // rank differences plus 7 in its nibbles.
+                // The nearness by |sq - target| ([`NEARNESS`]).
                 "    sub r20, r23",
-                "    subi r20, 0x89",
-                // 7 less a difference is the nibble n up to 7, else 14 - n:
-                // the nearness the lesser of the two.
-                "    mov r22, r20",
-                "    andi r22, 0x0F",
-                "    cpi r22, 8",
-                "    brlo 2f",
-                "    subi r22, 14",
-                "    neg r22",
-                "2:  swap r20",
-                "    andi r20, 0x0F",
-                "    cpi r20, 8",
-                "    brlo 3f",
-                "    subi r20, 14",
+                "    brpl 2f",
                 "    neg r20",
-                "3:  cp r20, r22",
-                "    brsh 4f",
-                "    mov r22, r20",
-                "4:  mul r22, r19",
+                "2:  ldi r30, lo8({near})",
+                "    ldi r31, hi8({near})",
+                "    add r30, r20",
+                "    adc r31, r1",
+                "    lpm r22, Z",
+                "    mul r22, r19",
                 "    add r21, r0",
                 "7:  add r24, r21",
                 "    adc r25, r1",
@@ -430,6 +441,7 @@ impl EvalCtx {
                 "    sbc r25, r1",
                 "9:",
                 pst = sym PST88,
+                near = sym NEARNESS,
                 vp = const (VALUES[PAWN as usize] - PST88_BIAS) as u16,
                 vn = const (VALUES[KNIGHT as usize] - PST88_BIAS) as u16,
                 vb = const (VALUES[BISHOP as usize] - PST88_BIAS) as u16,
@@ -594,46 +606,28 @@ impl EvalCtx {
                 "    adc r31, r1",
                 "    lpm r21, Z",
                 "    sub r18, r23",
-                "    subi r18, 0x89",
-                "    mov r22, r18",
-                "    andi r22, 0x0F",
-                "    cpi r22, 8",
-                "    brlo 2f",
-                "    subi r22, 14",
-                "    neg r22",
-                "2:  swap r18",
-                "    andi r18, 0x0F",
-                "    cpi r18, 8",
-                "    brlo 3f",
-                "    subi r18, 14",
+                "    brpl 2f",
                 "    neg r18",
-                "3:  cp r18, r22",
-                "    brsh 4f",
-                "    mov r22, r18",
-                "4:  mul r22, r19",
+                "2:  ldi r30, lo8({near})",
+                "    ldi r31, hi8({near})",
+                "    add r30, r18",
+                "    adc r31, r1",
+                "    lpm r22, Z",
+                "    mul r22, r19",
                 "    add r21, r0",
                 "    movw r30, r26",
                 "    add r30, r20",
                 "    adc r31, r1",
                 "    lpm r18, Z",
                 "    sub r20, r23",
-                "    subi r20, 0x89",
-                "    mov r22, r20",
-                "    andi r22, 0x0F",
-                "    cpi r22, 8",
-                "    brlo 5f",
-                "    subi r22, 14",
-                "    neg r22",
-                "5:  swap r20",
-                "    andi r20, 0x0F",
-                "    cpi r20, 8",
-                "    brlo 6f",
-                "    subi r20, 14",
+                "    brpl 5f",
                 "    neg r20",
-                "6:  cp r20, r22",
-                "    brsh 61f",
-                "    mov r22, r20",
-                "61: mul r22, r19",
+                "5:  ldi r30, lo8({near})",
+                "    ldi r31, hi8({near})",
+                "    add r30, r20",
+                "    adc r31, r1",
+                "    lpm r22, Z",
+                "    mul r22, r19",
                 "    add r18, r0",
                 // The bytes' difference (their biases cancel).
                 "7:  add r24, r21",
@@ -646,6 +640,7 @@ impl EvalCtx {
                 "    sbc r25, r1",
                 "9:",
                 pst = sym PST88,
+                near = sym NEARNESS,
                 tother = const TROPISM_OTHER,
                 tknight = const TROPISM_KNIGHT,
                 tqueen = const TROPISM_QUEEN,
@@ -2210,6 +2205,17 @@ mod tests {
         }
         for r in 0..8 {
             assert_eq!(PST88.get(384 + r) as i16 - PST88_BIAS, pawn_eg_rank(r));
+        }
+    }
+
+    #[test]
+    fn nearness_by_the_absolute_0x88_difference_is_7_less_the_distance() {
+        for a in 0..64u8 {
+            for b in 0..64u8 {
+                let (a, b) = (square(a & 7, a >> 3), square(b & 7, b >> 3));
+                let diff = (b as i8).wrapping_sub(a as i8).unsigned_abs();
+                assert_eq!(NEARNESS.get(diff as usize), 7 - distance(a, b), "{a:#x} {b:#x}");
+            }
         }
     }
 
