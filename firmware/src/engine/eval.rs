@@ -812,90 +812,57 @@ impl Engine {
 
     /// [`Engine::evaluate`] without the lazy exit: the pawn cache's hits,
     /// the dynamic terms and the scaling in one frame ([`evaluation`]).
+    #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
     fn evaluate_fully(&mut self, pos: &Position) -> i16 {
-        #[cfg(not(target_arch = "avr"))]
         let pi = &self.pawn_cache[self.pawn_slot(pos)];
-        #[cfg(not(target_arch = "avr"))]
         let (psq, npm, pawns) = (self.psq, self.npm, self.pawns);
-        #[cfg(target_arch = "avr")]
-        // SAFETY: the entry is not written again in this evaluation.
-        let pi = unsafe { &*self.pawn_entry(pos) };
-        #[cfg(target_arch = "avr")]
-        let (psq, npm, pawns) = self.material();
         evaluation(pos, &self.ctx, psq, npm, pawns, pi)
     }
 
-    /// The incremental score and the material counts, read from one
-    /// pointer (the compiler set one up per field).
+    /// [`evaluation`] on the AVR: one block ([`full_scan`]) for the
+    /// material, the flags, the tempo, the entry's score, the passed
+    /// pawns (a call, most evaluations have none) and the scan (the
+    /// compiler kept the material and flags in saved registers and tested
+    /// them apart); a bare king out of line.
     #[cfg(target_arch = "avr")]
-    #[inline(always)]
-    fn material(&self) -> (i16, [u8; 2], [u8; 2]) {
-        use core::mem::offset_of;
-        const PSQ: usize = offset_of!(Engine, psq);
-        const NPM: usize = offset_of!(Engine, npm);
-        const PAWNS: usize = offset_of!(Engine, pawns);
-        const LOW: usize = if PSQ < NPM && PSQ < PAWNS {
-            PSQ
-        } else if NPM < PAWNS {
-            NPM
-        } else {
-            PAWNS
-        };
-        const { assert!(PSQ + 1 - LOW < 64 && NPM + 1 - LOW < 64 && PAWNS + 1 - LOW < 64) };
-        let psq: i16;
-        let npm: u16;
-        let pawns: u16;
-        // SAFETY: reads the three fields at their offsets in `self`.
-        unsafe {
-            core::arch::asm!(
-                "    subi r30, lo8(-({low}))",
-                "    sbci r31, hi8(-({low}))",
-                "    ldd r18, Z+{psq}",
-                "    ldd r19, Z+{psq}+1",
-                "    ldd r20, Z+{npm}",
-                "    ldd r21, Z+{npm}+1",
-                "    ldd r26, Z+{pawns}",
-                "    ldd r27, Z+{pawns}+1",
-                low = const LOW,
-                psq = const PSQ - LOW,
-                npm = const NPM - LOW,
-                pawns = const PAWNS - LOW,
-                inout("Z") self as *const Engine => _,
-                out("r19r18") psq,
-                out("r21r20") npm,
-                out("r27r26") pawns,
-                options(pure, readonly, nostack),
-            );
+    #[inline(never)]
+    fn evaluate_fully(&mut self, pos: &Position) -> i16 {
+        let pi = self.pawn_entry(pos);
+        let (v, flags, pos, this) = full_scan(pos, self, pi);
+        if flags != 0 {
+            // SAFETY: on its bare-king answer the block gives back its
+            // position and engine addresses (so that they need not be
+            // kept across it).
+            let (pos, this) = unsafe { (&*(pos as *const Position), &*(this as *const Engine)) };
+            return bare_king(pos, &this.ctx, v, flags);
         }
-        (psq, npm.to_le_bytes(), pawns.to_le_bytes())
+        v
     }
 
-    /// [`Engine::pawn_slot`] on the AVR: the entry's address in a `mul`
-    /// of bytes (the compiler multiplied a 16-bit index).
+    /// [`Engine::pawn_slot`] on the AVR: the entry's address worked out
+    /// in bytes (the compiler multiplied a 16-bit index).
     #[cfg(target_arch = "avr")]
     #[inline(always)]
     fn pawn_entry(&mut self, pos: &Position) -> *mut PawnInfo {
-        const { assert!(PAWN_CACHE.is_power_of_two() && PAWN_CACHE * core::mem::size_of::<PawnInfo>() <= 256) };
+        const { assert!(PAWN_CACHE.is_power_of_two() && PAWN_CACHE <= 32 && core::mem::size_of::<PawnInfo>() == 6) };
         let key = pos.pawn_key();
         let entry: *mut PawnInfo;
-        // Registers: r19:r18 the key, r0 the index (the key's bytes mixed,
-        // as `pawn_slot`), then r1:r0 its offset, Z the entry.
-        // SAFETY: the offset is that of an entry of the cache; r1 is
-        // cleared after the `mul`.
+        // Registers: r19:r18 the key, r18 the index (the key's bytes mixed,
+        // as `pawn_slot`), then its offset (times 6 by two shifts and an
+        // add: a `mul` and its `ldi`s were 2 cycles more), Z the entry.
+        // SAFETY: the offset is that of an entry of the cache.
         unsafe {
             core::arch::asm!(
+                "    eor r18, r19",
+                "    andi r18, {mask}",
                 "    mov r0, r18",
-                "    eor r0, r19",
-                "    ldi r18, {mask}",
-                "    and r0, r18",
-                "    ldi r18, {size}",
-                "    mul r0, r18",
-                "    add r30, r0",
+                "    lsl r18",
+                "    add r18, r0",
+                "    lsl r18",
+                "    add r30, r18",
                 "    adc r31, r1",
-                "    clr r1",
                 mask = const PAWN_CACHE - 1,
-                size = const core::mem::size_of::<PawnInfo>(),
                 inout("Z") self.pawn_cache.as_mut_ptr() => entry,
                 inout("r19r18") key => _,
             );
@@ -975,6 +942,27 @@ fn evaluation(pos: &Position, ctx: &EvalCtx, psq: i16, npm: [u8; 2], pawns: [u8;
         total += passed_pawns(pos, npm, pi.passed, stm_white);
     }
     scan_and_scale(pos, npm, total, flags)
+}
+
+/// [`evaluation`]'s bare-king case on the AVR ([`full_scan`]'s answer
+/// with [`BARE_KING`] in `flags`, `sum` the incremental score with the
+/// tempo): out of line, rare. The strong side is the one not weak (the
+/// weak one has no officers), and [`scale_draw`]'s tests are the flags'.
+#[cfg(target_arch = "avr")]
+#[inline(always)]
+fn bare_king(pos: &Position, ctx: &EvalCtx, sum: i16, flags: u8) -> i16 {
+    let strong = if flags & WHITE_WEAK != 0 { 1 } else { 0 };
+    let s = sum + mating(pos, ctx, strong);
+    let s = if s > 0 && flags & WHITE_WEAK != 0 || s < 0 && flags & BLACK_WEAK != 0 {
+        s >> 3
+    } else {
+        s
+    };
+    if flags & BLACK_TO_MOVE != 0 {
+        -s
+    } else {
+        s
+    }
 }
 
 /// [`scan_and_scale`]'s flags: which side cannot win ([`scale_draw`]:
@@ -1058,6 +1046,9 @@ fn weak_flags(npm: [u8; 2], pawns: [u8; 2], side: Color, psq: i16) -> (u8, i16) 
 const WHITE_WEAK: u8 = 0x10;
 const BLACK_WEAK: u8 = 0x20;
 const BLACK_TO_MOVE: u8 = 0x40;
+/// [`full_scan`]'s answer for a bare king ([`evaluation`]'s mating case).
+#[cfg(target_arch = "avr")]
+const BARE_KING: u8 = 0x80;
 /// The AVR's [`scan_and_scale`] flags: white's (black's) king shield is
 /// scored, the enemy having 12 units of officers or more.
 #[cfg(target_arch = "avr")]
@@ -1069,7 +1060,8 @@ const BLACK_SHIELD: u8 = 0x04;
 /// pawns of the files the pawn info names. A colour at a time, out of
 /// line ([`passed_side`]: the colour a byte argument, not an index into
 /// arrays kept on the stack).
-#[inline(never)]
+#[cfg_attr(not(target_arch = "avr"), inline(never))]
+#[cfg_attr(target_arch = "avr", inline(always))]
 fn passed_pawns(pos: &Position, npm: [u8; 2], passed_files: [u8; 2], stm_white: bool) -> i16 {
     let mut facts = if npm[0] + npm[1] <= 26 { PASSED_ENDGAME } else { 0 };
     if !stm_white {
@@ -1085,6 +1077,14 @@ fn passed_pawns(pos: &Position, npm: [u8; 2], passed_files: [u8; 2], stm_white: 
         total -= passed_side(pos, passed_files[1], (facts ^ PASSED_DEFENDER_TO_MOVE) | PASSED_BLACK | bare);
     }
     total
+}
+
+/// [`passed_pawns`] for [`full_scan`]'s call (C ABI: the position in
+/// r25:r24, the officers' units in r23:r22, the files in r21:r20, white
+/// to move in r18; the value back in r25:r24).
+#[cfg(target_arch = "avr")]
+extern "C" fn passed_c(pos: &Position, npm: u16, files: u16, white_to_move: u8) -> i16 {
+    passed_pawns(pos, npm.to_le_bytes(), files.to_le_bytes(), white_to_move != 0)
 }
 
 /// The passed pawns on `files` of the colour and in the case `facts` say.
@@ -1428,7 +1428,6 @@ pub fn pawn_info(pos: &Position) -> PawnInfo {
 /// Knight outposts, the bishop pair, rooks on open and half-open files and
 /// connected rooks of colour `c` (0: white). Walks the piece list with a
 /// u8 slot up to its first pawn or [`Position::officer_end`].
-#[cfg(not(target_arch = "avr"))]
 #[inline(always)]
 fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
     let color = if c == 0 { Color::White } else { Color::Black };
@@ -1514,7 +1513,6 @@ fn officers(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8]) -> i16 {
 /// weighted and squared, measured +0.5% +/- 1.1% on the host A/B of
 /// search.rs's LMP_MOVES, -0.1% at double weight, for 3.6% fewer nodes a
 /// second (`bench engine` ratio 0.964) and 196 bytes of flash: left out.)
-#[cfg(not(target_arch = "avr"))]
 #[inline(always)]
 fn shield(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8], their_npm: u8) -> i16 {
     if their_npm < 12 {
@@ -1557,7 +1555,6 @@ fn shield(pos: &Position, c: u8, own: &[u8; 8], opp: &[u8; 8], their_npm: u8) ->
 /// `sum` plus the officers' terms and king shields of white less black's,
 /// scaled towards a draw ([`scale_draw`]: `flags` says which side cannot
 /// win) and from the side to move's point of view.
-#[cfg(not(target_arch = "avr"))]
 #[inline(always)]
 fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
     let white = pos.pawn_files(Color::White);
@@ -1587,12 +1584,34 @@ fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
 /// assertion asks for it before it may be switched on).
 #[cfg(target_arch = "avr")]
 #[inline(always)]
-fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
-    use super::weights::{SHIELD_FAR, SHIELD_MISSING, SHIELD_NEAR, SHIELD_OPEN};
-    const { assert!(!MOBILITY && WHITE_SHIELD == 0x02 && BLACK_SHIELD == 0x04) };
-    // The shields' material tests are `flags`' (`weak_flags`).
-    let _ = npm;
+fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, usize, usize) {
+    use super::weights::{SHIELD_FAR, SHIELD_MISSING, SHIELD_NEAR, SHIELD_OPEN, TEMPO};
+    use core::mem::offset_of;
+    const PSQ: usize = offset_of!(Engine, psq);
+    const NPM: usize = offset_of!(Engine, npm);
+    const PAWNS: usize = offset_of!(Engine, pawns);
+    const LOW: usize = if PSQ < NPM && PSQ < PAWNS {
+        PSQ
+    } else if NPM < PAWNS {
+        NPM
+    } else {
+        PAWNS
+    };
+    const {
+        assert!(!MOBILITY && WHITE_SHIELD == 0x02 && BLACK_SHIELD == 0x04);
+        assert!(PSQ + 1 - LOW < 64 && NPM + 1 - LOW < 64 && PAWNS + 1 - LOW < 64);
+        assert!(offset_of!(PawnInfo, score) == 2 && offset_of!(PawnInfo, passed) == 4);
+        assert!(Color::White as u8 == 0 && Color::Black as u8 == 1);
+    };
     let t: i16;
+    let flags: u8;
+    let pos_out: usize;
+    let engine_out: usize;
+    // The prelude: Z the engine's fields, X the entry, r19 the side to
+    // move; r17:r16 the sum (`passed`, then the entry's score, the
+    // incremental score and the tempo), r26 and r27 the officers' units,
+    // r12 and r13 the pawn counts, r18 the flags ([`weak_flags`]' and
+    // the shields'), as the scan wants them.
     // Registers: X the list, r22 the slots left, r25:r24 the board, Z the
     // square probed, r9:r8 our pawn files, r11:r10 theirs, r12 the colour
     // (bit 0), the shield flags (bit 1 this colour's, bit 2 black's while
@@ -1611,7 +1630,86 @@ fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
     // (no `mul` here).
     unsafe {
         core::arch::asm!(
+            "    subi r30, lo8(-({low}))",
+            "    sbci r31, hi8(-({low}))",
+            "    adiw r26, 2",
+            "    ld r8, X+",
+            "    ld r9, X+",
+            "    ld r14, X+",
+            "    ld r15, X",
+            "    ldd r16, Z+{psq}",
+            "    ldd r17, Z+{psq}+1",
+            "    ldd r26, Z+{npm}",
+            "    ldd r27, Z+{npm}+1",
+            "    ldd r12, Z+{pawns}",
+            "    ldd r13, Z+{pawns}+1",
+            "    ldi r18, 0",
+            "    subi r16, lo8({ntempo})",
+            "    sbci r17, hi8({ntempo})",
+            "    sbrs r19, 0",
+            "    rjmp 5f",
+            "    ldi r18, {btm}",
+            "    subi r16, lo8({tempo2})",
+            "    sbci r17, hi8({tempo2})",
+            "5:  tst r12",
+            "    brne 1f",
+            "    cpi r26, 4",
+            "    brsh 1f",
+            "    ori r18, {ww}",
+            "1:  tst r13",
+            "    brne 2f",
+            "    cpi r27, 4",
+            "    brsh 2f",
+            "    ori r18, {bw}",
+            "2:  cpi r27, 12",
+            "    brlo 3f",
+            "    ori r18, {ws}",
+            "3:  cpi r26, 12",
+            "    brlo 4f",
+            "    ori r18, {bs}",
+            // No pawns at all, one side without officers and the other
+            // with 5 units or more: the bare king's answer, i16::MIN.
+            "4:  or r12, r13",
+            "    brne 10f",
+            "    tst r26",
+            "    brne 7f",
+            "    cpi r27, 5",
+            "    brsh 8f",
+            "    rjmp 10f",
+            "7:  tst r27",
+            "    brne 10f",
+            "    cpi r26, 5",
+            "    brlo 10f",
+            "8:  ori r18, {bare}",
+            "    subi r30, lo8({low})",
+            "    sbci r31, hi8({low})",
+            "    rjmp 66f",
+            // The passed pawns (the entry's files in r15:r14): a call, the
+            // live registers kept in the scan's saved ones meanwhile.
+            "10: add r16, r8",
+            "    adc r17, r9",
+            "    mov r0, r14",
+            "    or r0, r15",
+            "    breq 11f",
             "    movw r8, r20",
+            "    movw r10, r22",
+            "    movw r12, r24",
+            "    mov r7, r18",
+            "    movw r20, r14",
+            "    movw r22, r26",
+            "    ldi r26, 1",
+            "    sbrc r18, 6",
+            "    clr r26",
+            "    mov r18, r26",
+            "    call {passed}",
+            "    add r16, r24",
+            "    adc r17, r25",
+            "    movw r20, r8",
+            "    movw r22, r10",
+            "    movw r24, r12",
+            "    mov r18, r7",
+            // The scan.
+            "11: movw r8, r20",
             "    movw r30, r20",
             "    adiw r30, 8",
             "    movw r10, r30",
@@ -1945,7 +2043,8 @@ fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
             "    neg r17",
             "    neg r16",
             "    sbc r17, r1",
-            "65:",
+            "65: clr r18",
+            "66:",
             bit = sym BIT,
             half = const 0u16.wrapping_sub(w!(ROOK_HALF_OPEN) as u16),
             open = const 0u16.wrapping_sub(w!(ROOK_OPEN) as u16),
@@ -1956,19 +2055,33 @@ fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
             far = const 0u16.wrapping_sub(SHIELD_FAR as u16),
             missing = const SHIELD_MISSING as u16,
             open_file = const SHIELD_OPEN as u16,
-            in("r25r24") pos as *const Position,
-            out("X") _,
+            low = const LOW,
+            psq = const PSQ - LOW,
+            npm = const NPM - LOW,
+            pawns = const PAWNS - LOW,
+            ww = const WHITE_WEAK,
+            bw = const BLACK_WEAK,
+            ws = const WHITE_SHIELD,
+            bs = const BLACK_SHIELD,
+            btm = const BLACK_TO_MOVE,
+            bare = const BARE_KING,
+            ntempo = const 0u16.wrapping_sub(TEMPO as u16),
+            tempo2 = const 2 * TEMPO as u16,
+            passed = sym passed_c,
+            inout("r25r24") pos as *const Position as usize => pos_out,
+            inout("X") pi => _,
+            inout("Z") engine as *const Engine as usize => engine_out,
             inout("r22") pos.officer_end(Color::White) => _,
             inout("r23") pos.officer_end(Color::Black) => _,
             inout("r21r20") pos.pawn_files(Color::White).as_ptr() => _,
-            inout("r18") flags => _,
-            out("r19") _,
-            inout("r17r16") sum => t,
+            out("r18") flags,
+            inout("r19") pos.side_to_move() as u8 => _,
+            out("r17r16") t,
             out("r7") _, out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _,
-            out("r13") _, out("r14") _, out("r15") _, out("Z") _,
+            out("r13") _, out("r14") _, out("r15") _,
         );
     }
-    t
+    (t, flags, pos_out, engine_out)
 }
 
 /// Scales a white-point-of-view score `s` (incremental + dynamic) towards a
