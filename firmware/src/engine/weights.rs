@@ -158,8 +158,9 @@ crate::progmem! {
     pub(crate) static PST: [i8; 384] = PST_DEFAULT;
     #[cfg_attr(target_arch = "avr", allow(dead_code))]
     pub(crate) static PAWN_EG_RANK: [i8; 8] = PAWN_EG_RANK_DEFAULT;
-    static PASSED_MG: [i8; 8] = PASSED_MG_DEFAULT;
-    static PASSED_EG: [i8; 8] = PASSED_EG_DEFAULT;
+    /// (The AVR's passed pawns read these two in assembly.)
+    pub(crate) static PASSED_MG: [i8; 8] = PASSED_MG_DEFAULT;
+    pub(crate) static PASSED_EG: [i8; 8] = PASSED_EG_DEFAULT;
 }
 
 /// The bias of [`PST88`]'s bytes: a table byte is then unsigned, one
