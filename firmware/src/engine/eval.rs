@@ -1839,7 +1839,7 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
     // square probed, r9:r8 our pawn files, r11:r10 theirs, r12 the colour
     // (bit 0), the shield flags (bit 1 this colour's, bit 2 black's while
     // white is scanned: `flags`' own) and `flags` (bits 4 to 6, shifted down one with
-    // the others for black's round), r13 our code offset, r7 our king, r0
+    // the others for black's round), r13 our bishop's code, r7 our king, r0
     // black's officer bound while white is scanned, r18 the square, r19
     // the kind (then masks), r20 the file, r21 a mask, r23 the first rook
     // (0xFF: none yet), r14 the bishops, r15 a byte read, r17:r16 the sum
@@ -1938,7 +1938,8 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             "    movw r10, r30",
             "    mov r0, r23",
             "    mov r12, r18",
-            "    clr r13",
+            "    ldi r19, {bishop}",
+            "    mov r13, r19",
             "    movw r26, r24",
             "    subi r26, 0x80",
             "    sbci r27, 0xFF",
@@ -1957,12 +1958,13 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             "    adc r31, r1",
             "    ld r19, Z",
             "    andi r19, 0x0F",
+            // The kind less the bishop's (r13 our bishop's code): 0 a
+            // bishop, 1 a rook, above the queens (nothing), below the
+            // knights and pawns.
             "    sub r19, r13",
-            "    cpi r19, 3",
             "    breq 3f",
             "    brlo 2f",
-            // Above the rooks, the queens: nothing.
-            "    cpi r19, 4",
+            "    cpi r19, 1",
             "    breq 40f",
             "8:  dec r22",
             "    brne 1b",
@@ -2027,7 +2029,7 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             "    rjmp 8b",
             "81: rjmp 8b",
             // A pawn ends the officers.
-            "2:  cpi r19, 1",
+            "2:  cpi r19, {pawn_less_bishop}",
             "    breq 9f",
             // A knight: an outpost on relative ranks 4..6 (the square
             // less 0x30 for white, 0x20 for black, below 0x30), guarded
@@ -2176,7 +2178,7 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             "    lsr r18",
             "    ori r18, 1",
             "    mov r12, r18",
-            "    ldi r18, 6",
+            "    ldi r18, {bishop} + 6",
             "    mov r13, r18",
             "    mov r22, r0",
             "    movw r26, r24",
@@ -2269,6 +2271,8 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             "65: clr r18",
             "66:",
             bit = sym BIT,
+            bishop = const BISHOP,
+            pawn_less_bishop = const PAWN.wrapping_sub(BISHOP),
             half = const 0u16.wrapping_sub(w!(ROOK_HALF_OPEN) as u16),
             open = const 0u16.wrapping_sub(w!(ROOK_OPEN) as u16),
             conn = const 0u16.wrapping_sub(w!(ROOKS_CONNECTED) as u16),
