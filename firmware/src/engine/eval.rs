@@ -828,8 +828,10 @@ impl Engine {
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     fn evaluate_fully(&mut self, pos: &Position) -> i16 {
-        let pi = self.pawn_entry(pos);
-        let (v, flags, pos, this) = full_scan(pos, self, pi);
+        let (pi, this, pos) = self.pawn_entry(pos);
+        // SAFETY: the block gave back the addresses it was given.
+        let (pos, this) = unsafe { (&*(pos as *const Position), &*(this as *const Engine)) };
+        let (v, flags, pos, this) = full_scan(pos, this, pi);
         if flags != 0 {
             // SAFETY: on its bare-king answer the block gives back its
             // position and engine addresses (so that they need not be
@@ -841,37 +843,239 @@ impl Engine {
     }
 
     /// [`Engine::pawn_slot`] on the AVR: the entry's address worked out
-    /// in bytes (the compiler multiplied a 16-bit index).
+    /// in bytes (the compiler multiplied a 16-bit index) and, on a miss,
+    /// the entry computed in place, in one block that gives back the
+    /// engine's and the position's addresses (the compiler kept them, the
+    /// key and the entry in saved registers across the walk: one register
+    /// more to save an evaluation).
+    ///
+    /// The walk is [`pawn_info`] by hand: both colours in one walk over the
+    /// files (each file's and its neighbours' bytes read once), the
+    /// weights added to the score as they are met (const operands), the
+    /// counts bit-clearing loops (a file holds one or two pawns), a front
+    /// pawn passed by comparisons instead of a smeared mask: white's when
+    /// no enemy pawn of the three files has a higher top bit (`msb(o) >
+    /// msb(W)` is `W < o && W < W ^ o`), black's when none lies below its
+    /// lowest bit (`o & (B - 1) & !B`). Checked against [`pawn_structure`]
+    /// by the host tests' pawn cache and the AVR search's equality with
+    /// the host's.
     #[cfg(target_arch = "avr")]
     #[inline(always)]
-    fn pawn_entry(&mut self, pos: &Position) -> *mut PawnInfo {
-        const { assert!(PAWN_CACHE.is_power_of_two() && PAWN_CACHE <= 32 && core::mem::size_of::<PawnInfo>() == 6) };
-        let key = pos.pawn_key();
-        let entry: *mut PawnInfo;
-        // Registers: r19:r18 the key, r18 the index (the key's bytes mixed,
+    fn pawn_entry(&mut self, pos: &Position) -> (*const PawnInfo, usize, usize) {
+        use super::weights::{CONNECTED, DOUBLED, ISOLATED, ISOLATED_OPEN};
+        const {
+            assert!(PAWN_CACHE.is_power_of_two() && PAWN_CACHE <= 32 && core::mem::size_of::<PawnInfo>() == 6);
+            assert!(core::mem::offset_of!(PawnInfo, key) == 0 && core::mem::offset_of!(PawnInfo, score) == 2);
+            assert!(core::mem::offset_of!(PawnInfo, passed) == 4);
+        };
+        let entry: *const PawnInfo;
+        let this: usize;
+        let at: usize;
+        // Registers: r19:r18 the key, r26 the index (the key's bytes mixed,
         // as `pawn_slot`), then its offset (times 6 by two shifts and an
-        // add: a `mul` and its `ldi`s were 2 cycles more), Z the entry.
-        // SAFETY: the offset is that of an entry of the cache.
+        // add: a `mul` and its `ldi`s were 2 cycles more), Z the entry. A
+        // miss keeps the entry, the key, the engine and the position in
+        // r9:r8, r14:r7, r11:r10 and r13:r12 (saved for the officers' scan
+        // anyway) and walks the files: Z the white file after the next
+        // (black's 8 bytes on: `ldd Z+7` reads black's file of the white
+        // one just loaded), r18/r19 this file's white and black pawns,
+        // r20/r21 the last file's, r22/r23 the next file's; r17 the file's
+        // bit, r16 and r15 white's and black's passed files; r26 and r27
+        // masks, r0 scratch; the score in r25:r24.
+        // SAFETY: the offset is that of an entry of the cache; the walk
+        // reads only the 16 bytes of `pawn_files` (`[[u8; 8]; 2]`: black's
+        // files follow white's), never beyond: the last file's next ones
+        // are not read; the miss writes the entry.
         unsafe {
             core::arch::asm!(
-                "    eor r18, r19",
-                "    andi r18, {mask}",
-                "    mov r0, r18",
-                "    lsl r18",
-                "    add r18, r0",
-                "    lsl r18",
-                "    add r30, r18",
+                "    mov r26, r18",
+                "    eor r26, r19",
+                "    andi r26, {mask}",
+                "    mov r27, r26",
+                "    lsl r26",
+                "    add r26, r27",
+                "    lsl r26",
+                "    add r30, r26",
                 "    adc r31, r1",
+                "    ld r26, Z",
+                "    ldd r27, Z+1",
+                "    cp r26, r18",
+                "    cpc r27, r19",
+                "    brne 2f",
+                "    rjmp 90f",
+                "2:  movw r8, r30",
+                "    mov r7, r18",
+                "    mov r14, r19",
+                "    movw r10, r24",
+                "    movw r12, r22",
+                "    movw r30, r20",
+            "    clr r24",
+            "    clr r25",
+            "    clr r16",
+            "    clr r15",
+            "    ldi r17, 1",
+            "    clr r20",
+            "    clr r21",
+            "    ld r18, Z+",
+            "    ldd r19, Z+7",
+            "    ld r22, Z+",
+            "    ldd r23, Z+7",
+            // White: each pawn behind another on its file.
+            "1:  tst r18",
+            "    breq 20f",
+            "    mov r26, r18",
+            "    dec r26",
+            "    and r26, r18",
+            "    breq 12f",
+            "11: subi r24, lo8({doubled})",
+            "    sbci r25, hi8({doubled})",
+            "    mov r0, r26",
+            "    dec r0",
+            "    and r26, r0",
+            "    brne 11b",
+            // Isolated: each pawn, more on a file without black pawns.
+            "12: mov r26, r20",
+            "    or r26, r22",
+            "    brne 15f",
+            "    mov r27, r18",
+            "    tst r19",
+            "    brne 14f",
+            "13: subi r24, lo8({iso_open})",
+            "    sbci r25, hi8({iso_open})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 13b",
+            "    rjmp 17f",
+            "14: subi r24, lo8({iso})",
+            "    sbci r25, hi8({iso})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 14b",
+            "    rjmp 17f",
+            // Connected: beside a pawn of a next file or guarded by one.
+            "15: mov r27, r26",
+            "    lsl r27",
+            "    or r27, r26",
+            "    and r27, r18",
+            "    breq 17f",
+            "16: subi r24, lo8({conn})",
+            "    sbci r25, hi8({conn})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 16b",
+            // Passed: no black pawn of the three files above its top bit.
+            "17: mov r26, r21",
+            "    or r26, r19",
+            "    or r26, r23",
+            "    cp r18, r26",
+            "    brsh 18f",
+            "    eor r26, r18",
+            "    cp r18, r26",
+            "    brlo 20f",
+            "18: or r16, r17",
+            // Black, the same with the signs and directions turned.
+            "20: tst r19",
+            "    breq 30f",
+            "    mov r26, r19",
+            "    dec r26",
+            "    and r26, r19",
+            "    breq 23f",
+            "22: subi r24, lo8({ndoubled})",
+            "    sbci r25, hi8({ndoubled})",
+            "    mov r0, r26",
+            "    dec r0",
+            "    and r26, r0",
+            "    brne 22b",
+            "23: mov r26, r21",
+            "    or r26, r23",
+            "    brne 26f",
+            "    mov r27, r19",
+            "    tst r18",
+            "    brne 25f",
+            "24: subi r24, lo8({niso_open})",
+            "    sbci r25, hi8({niso_open})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 24b",
+            "    rjmp 28f",
+            "25: subi r24, lo8({niso})",
+            "    sbci r25, hi8({niso})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 25b",
+            "    rjmp 28f",
+            "26: mov r27, r26",
+            "    lsr r27",
+            "    or r27, r26",
+            "    and r27, r19",
+            "    breq 28f",
+            "27: subi r24, lo8({nconn})",
+            "    sbci r25, hi8({nconn})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 27b",
+            // Passed: no white pawn of the three files below its lowest bit.
+            "28: mov r26, r20",
+            "    or r26, r18",
+            "    or r26, r22",
+            "    mov r27, r19",
+            "    dec r27",
+            "    mov r0, r19",
+            "    com r0",
+            "    and r27, r0",
+            "    and r27, r26",
+            "    brne 30f",
+            "    or r15, r17",
+            // The next file.
+            "30: lsl r17",
+            "    breq 40f",
+            "    movw r20, r18",
+            "    movw r18, r22",
+            "    cpi r17, 0x80",
+            "    breq 31f",
+            "    ld r22, Z+",
+            "    ldd r23, Z+7",
+            "    rjmp 1b",
+            "31: clr r22",
+            "    clr r23",
+            "    rjmp 1b",
+            "40:",
+                "    movw r30, r8",
+                "    st Z, r7",
+                "    std Z+1, r14",
+                "    std Z+2, r24",
+                "    std Z+3, r25",
+                "    std Z+4, r16",
+                "    std Z+5, r15",
+                "    movw r24, r10",
+                "    movw r22, r12",
+                "90:",
                 mask = const PAWN_CACHE - 1,
-                inout("Z") self.pawn_cache.as_mut_ptr() => entry,
-                inout("r19r18") key => _,
+                doubled = const DOUBLED as u16,
+                iso_open = const ISOLATED_OPEN as u16,
+                iso = const ISOLATED as u16,
+                conn = const 0u16.wrapping_sub(CONNECTED as u16),
+                ndoubled = const 0u16.wrapping_sub(DOUBLED as u16),
+                niso_open = const 0u16.wrapping_sub(ISOLATED_OPEN as u16),
+                niso = const 0u16.wrapping_sub(ISOLATED as u16),
+                nconn = const CONNECTED as u16,
+                inout("Z") self.pawn_cache.as_ptr() => entry,
+                inout("r19r18") pos.pawn_key() => _,
+                inout("r21r20") pos.pawn_files(Color::White).as_ptr() => _,
+                inout("r25r24") self as *mut Engine as usize => this,
+                inout("r23r22") pos as *const Position as usize => at,
+                out("r7") _, out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _,
+                out("r13") _, out("r14") _, out("r15") _, out("r16") _, out("r17") _,
+                out("r26") _, out("r27") _,
             );
         }
-        // SAFETY: `entry` points into the cache, borrowed from `self`.
-        if unsafe { (*entry).key } != key {
-            fill_pawn_slot(unsafe { &mut *entry }, pos);
-        }
-        entry
+        (entry, this, at)
     }
 }
 
@@ -1390,7 +1594,6 @@ fn front_rank(file: u8, c: u8) -> u8 {
 /// one multiplication each at the end; the "ranks ahead of the front pawn"
 /// mask is the complement of the file's bits smeared towards the own side
 /// (three shift-ors), not a search for the front pawn.
-#[cfg(not(target_arch = "avr"))]
 #[inline(always)]
 fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
     let mut rear = 0u8;
@@ -1448,8 +1651,8 @@ fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
     (t, passed)
 }
 
-/// The pawn-file facts of `pos` from scratch.
-#[cfg(not(target_arch = "avr"))]
+/// The pawn-file facts of `pos` from scratch (the AVR's walk is
+/// [`Engine::pawn_entry`]'s).
 pub fn pawn_info(pos: &Position) -> PawnInfo {
     let white = pos.pawn_files(Color::White);
     let black = pos.pawn_files(Color::Black);
@@ -1458,192 +1661,6 @@ pub fn pawn_info(pos: &Position) -> PawnInfo {
     PawnInfo {
         key: pos.pawn_key(),
         score: w - b,
-        passed: [wp, bp],
-    }
-}
-
-/// [`pawn_info`] by hand: both colours in one walk over the files (each
-/// file's and its neighbours' bytes read once), the weights added to the
-/// score as they are met (const operands), the counts bit-clearing loops
-/// (a file holds one or two pawns), a front pawn passed by comparisons
-/// instead of a smeared mask: white's when no enemy pawn of the three
-/// files has a higher top bit (`msb(o) > msb(W)` is `W < o && W < W ^ o`),
-/// black's when none lies below its lowest bit (`o & (B - 1) & !B`).
-/// Checked against [`pawn_structure`] by the host tests' pawn cache and
-/// the AVR search's equality with the host's.
-#[cfg(target_arch = "avr")]
-#[inline(always)]
-pub fn pawn_info(pos: &Position) -> PawnInfo {
-    use super::weights::{CONNECTED, DOUBLED, ISOLATED, ISOLATED_OPEN};
-    let score: i16;
-    let wp: u8;
-    let bp: u8;
-    // Registers: Z the white file after the next (black's 8 bytes on:
-    // `ldd Z+7` reads black's file of the white one just loaded), r18/r19 this
-    // file's white and black pawns, r20/r21 the last file's, r22/r23 the
-    // next file's; r17 the file's bit, r16 and r15 white's and black's
-    // passed files; r26 and r27 masks, r0 scratch; the score in r25:r24.
-    // SAFETY: reads only the 16 bytes of `pawn_files` (`[[u8; 8]; 2]`:
-    // black's files follow white's), never beyond: the last file's next
-    // ones are not read.
-    unsafe {
-        core::arch::asm!(
-            "    clr r24",
-            "    clr r25",
-            "    clr r16",
-            "    clr r15",
-            "    ldi r17, 1",
-            "    clr r20",
-            "    clr r21",
-            "    ld r18, Z+",
-            "    ldd r19, Z+7",
-            "    ld r22, Z+",
-            "    ldd r23, Z+7",
-            // White: each pawn behind another on its file.
-            "1:  tst r18",
-            "    breq 20f",
-            "    mov r26, r18",
-            "    dec r26",
-            "    and r26, r18",
-            "    breq 12f",
-            "11: subi r24, lo8({doubled})",
-            "    sbci r25, hi8({doubled})",
-            "    mov r0, r26",
-            "    dec r0",
-            "    and r26, r0",
-            "    brne 11b",
-            // Isolated: each pawn, more on a file without black pawns.
-            "12: mov r26, r20",
-            "    or r26, r22",
-            "    brne 15f",
-            "    mov r27, r18",
-            "    tst r19",
-            "    brne 14f",
-            "13: subi r24, lo8({iso_open})",
-            "    sbci r25, hi8({iso_open})",
-            "    mov r0, r27",
-            "    dec r0",
-            "    and r27, r0",
-            "    brne 13b",
-            "    rjmp 17f",
-            "14: subi r24, lo8({iso})",
-            "    sbci r25, hi8({iso})",
-            "    mov r0, r27",
-            "    dec r0",
-            "    and r27, r0",
-            "    brne 14b",
-            "    rjmp 17f",
-            // Connected: beside a pawn of a next file or guarded by one.
-            "15: mov r27, r26",
-            "    lsl r27",
-            "    or r27, r26",
-            "    and r27, r18",
-            "    breq 17f",
-            "16: subi r24, lo8({conn})",
-            "    sbci r25, hi8({conn})",
-            "    mov r0, r27",
-            "    dec r0",
-            "    and r27, r0",
-            "    brne 16b",
-            // Passed: no black pawn of the three files above its top bit.
-            "17: mov r26, r21",
-            "    or r26, r19",
-            "    or r26, r23",
-            "    cp r18, r26",
-            "    brsh 18f",
-            "    eor r26, r18",
-            "    cp r18, r26",
-            "    brlo 20f",
-            "18: or r16, r17",
-            // Black, the same with the signs and directions turned.
-            "20: tst r19",
-            "    breq 30f",
-            "    mov r26, r19",
-            "    dec r26",
-            "    and r26, r19",
-            "    breq 23f",
-            "22: subi r24, lo8({ndoubled})",
-            "    sbci r25, hi8({ndoubled})",
-            "    mov r0, r26",
-            "    dec r0",
-            "    and r26, r0",
-            "    brne 22b",
-            "23: mov r26, r21",
-            "    or r26, r23",
-            "    brne 26f",
-            "    mov r27, r19",
-            "    tst r18",
-            "    brne 25f",
-            "24: subi r24, lo8({niso_open})",
-            "    sbci r25, hi8({niso_open})",
-            "    mov r0, r27",
-            "    dec r0",
-            "    and r27, r0",
-            "    brne 24b",
-            "    rjmp 28f",
-            "25: subi r24, lo8({niso})",
-            "    sbci r25, hi8({niso})",
-            "    mov r0, r27",
-            "    dec r0",
-            "    and r27, r0",
-            "    brne 25b",
-            "    rjmp 28f",
-            "26: mov r27, r26",
-            "    lsr r27",
-            "    or r27, r26",
-            "    and r27, r19",
-            "    breq 28f",
-            "27: subi r24, lo8({nconn})",
-            "    sbci r25, hi8({nconn})",
-            "    mov r0, r27",
-            "    dec r0",
-            "    and r27, r0",
-            "    brne 27b",
-            // Passed: no white pawn of the three files below its lowest bit.
-            "28: mov r26, r20",
-            "    or r26, r18",
-            "    or r26, r22",
-            "    mov r27, r19",
-            "    dec r27",
-            "    mov r0, r19",
-            "    com r0",
-            "    and r27, r0",
-            "    and r27, r26",
-            "    brne 30f",
-            "    or r15, r17",
-            // The next file.
-            "30: lsl r17",
-            "    breq 40f",
-            "    movw r20, r18",
-            "    movw r18, r22",
-            "    cpi r17, 0x80",
-            "    breq 31f",
-            "    ld r22, Z+",
-            "    ldd r23, Z+7",
-            "    rjmp 1b",
-            "31: clr r22",
-            "    clr r23",
-            "    rjmp 1b",
-            "40:",
-            doubled = const DOUBLED as u16,
-            iso_open = const ISOLATED_OPEN as u16,
-            iso = const ISOLATED as u16,
-            conn = const 0u16.wrapping_sub(CONNECTED as u16),
-            ndoubled = const 0u16.wrapping_sub(DOUBLED as u16),
-            niso_open = const 0u16.wrapping_sub(ISOLATED_OPEN as u16),
-            niso = const 0u16.wrapping_sub(ISOLATED as u16),
-            nconn = const CONNECTED as u16,
-            inout("Z") pos.pawn_files(Color::White).as_ptr() => _,
-            out("r25r24") score,
-            out("r16") wp,
-            out("r15") bp,
-            out("r17") _, out("r18") _, out("r19") _, out("r20") _, out("r21") _,
-            out("r22") _, out("r23") _, out("r26") _, out("r27") _,
-        );
-    }
-    PawnInfo {
-        key: pos.pawn_key(),
-        score,
         passed: [wp, bp],
     }
 }
