@@ -1020,25 +1020,24 @@ impl Engine {
             "    dec r0",
             "    and r27, r0",
             "    brne 27b",
-            // Passed: no white pawn of the three files below its lowest bit.
+            // Passed: no white pawn of the three files below its lowest bit
+            // (the bits below it: (B ^ (B - 1)) >> 1).
             "28: mov r26, r20",
             "    or r26, r18",
             "    or r26, r22",
             "    mov r27, r19",
             "    dec r27",
-            "    mov r0, r19",
-            "    com r0",
-            "    and r27, r0",
+            "    eor r27, r19",
+            "    lsr r27",
             "    and r27, r26",
             "    brne 30f",
             "    or r15, r17",
-            // The next file.
+            // The next file (none after h: N set by the shift to bit 7).
             "30: lsl r17",
             "    breq 40f",
             "    movw r20, r18",
             "    movw r18, r22",
-            "    cpi r17, 0x80",
-            "    breq 31f",
+            "    brmi 31f",
             "    ld r22, Z+",
             "    ldd r23, Z+7",
             "    rjmp 1b",
