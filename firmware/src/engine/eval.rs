@@ -1838,6 +1838,7 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
     };
     const {
         assert!(!MOBILITY && WHITE_SHIELD == 0x02 && BLACK_SHIELD == 0x04);
+        assert!(BISHOP & 8 == 0 && (BISHOP + BLACK_OFFSET) & 8 != 0 && BLACK_OFFSET == 6);
         assert!(PSQ + 1 - LOW < 64 && NPM + 1 - LOW < 64 && PAWNS + 1 - LOW < 64);
         assert!(offset_of!(PawnInfo, score) == 2 && offset_of!(PawnInfo, passed) == 4);
         assert!(Color::White as u8 == 0 && Color::Black as u8 == 1);
@@ -1852,10 +1853,11 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
     // r12 and r13 the pawn counts, r18 the flags ([`weak_flags`]' and
     // the shields'), as the scan wants them.
     // Registers: X the list, r22 the slots left, r25:r24 the board, Z the
-    // square probed, r9:r8 our pawn files, r11:r10 theirs, r12 the colour
-    // (bit 0), the shield flags (bit 1 this colour's, bit 2 black's while
-    // white is scanned: `flags`' own) and `flags` (bits 4 to 6, shifted down one with
-    // the others for black's round), r13 our bishop's code, r7 our king, r0
+    // square probed, r9:r8 our pawn files, r11:r10 theirs, r12 the shield
+    // flags (bit 1 this colour's, bit 2 black's while white is scanned:
+    // `flags`' own) and `flags` (bits 4 to 6, shifted down one with the
+    // others for black's round), r13 our bishop's code (bit 3 the colour:
+    // 3 or 9), r7 our king, r0
     // black's officer bound while white is scanned, r18 the square, r19
     // the kind (then masks), r20 the file, r21 a mask, r23 the first rook
     // (0xFF: none yet), r14 the bishops, r15 a byte read, r17:r16 the sum
@@ -2052,7 +2054,7 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             // by a pawn, no enemy pawn on the next files ahead of it.
             "    mov r19, r18",
             "    subi r19, 0x30",
-            "    sbrc r12, 0",
+            "    sbrc r13, 3",
             "    subi r19, 0xF0",
             "    cpi r19, 0x30",
             "    brlo 22f",
@@ -2073,7 +2075,7 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             "    adc r31, r1",
             "    lpm r19, Z",
             "    mov r21, r19",
-            "    sbrc r12, 0",
+            "    sbrc r13, 3",
             "    rjmp 24f",
             "    lsr r21",
             "    lsl r19",
@@ -2120,7 +2122,7 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             // The king shield: the king on its first two ranks (below
             // 0x20, from 0x60 for black; bit 4 the rank's), near and far
             // (r20, r21) the ranks one and two ahead of it.
-            "    sbrc r12, 0",
+            "    sbrc r13, 3",
             "    rjmp 51f",
             "    ldi r18, 0x20",
             "    cp r7, r18",
@@ -2185,15 +2187,12 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             "60: neg r17",
             "    neg r16",
             "    sbc r17, r1",
-            "    sbrc r12, 0",
+            "    sbrc r13, 3",
             "    rjmp 61f",
             "    movw r30, r8",
             "    movw r8, r10",
             "    movw r10, r30",
-            "    mov r18, r12",
-            "    lsr r18",
-            "    ori r18, 1",
-            "    mov r12, r18",
+            "    lsr r12",
             "    ldi r18, {bishop} + 6",
             "    mov r13, r18",
             "    mov r22, r0",
