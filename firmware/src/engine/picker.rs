@@ -1029,6 +1029,12 @@ pub struct Picker {
     /// its pass ([`Picker::in_pass`]); in the capture stages, the AVR's
     /// note of our queen ([`QUEEN_UNSEEN`] until looked for).
     slot: u8,
+    /// The hanging men's slots (from the hanging-men stage on); before,
+    /// from the winning captures to the equal ones, the victims (a slot
+    /// mask) of which the winning stage turned a capture down by its
+    /// swap-off: the only ones the losing stage need look at. (No byte
+    /// more a ply: the losing stage scanned every victim again, its
+    /// attackers and their swap-offs.)
     hang: [u8; 2],
 }
 
@@ -1478,6 +1484,12 @@ impl Picker {
     fn begin_captures(&mut self, stage: Stage) {
         self.stage = stage;
         self.pending = self.victims;
+        if stage == Stage::EqualCaptures {
+            // From here on `victims` serves the losing stage alone: only
+            // the victims the winning stage turned a capture of down.
+            self.victims = u16::from_le_bytes(self.hang);
+            self.hang = [0; 2];
+        }
         self.cursor = 0;
         self.slot = QUEEN_UNSEEN;
     }
@@ -1664,10 +1676,29 @@ impl Picker {
             // The main line's move was tried first. Winning stage: a
             // dearer attacker only if the swap-off wins; losing stage:
             // only those it does not.
-            if m != self.main && (!by_see || (see(pos, m) > 0) == (stage == Stage::WinningCaptures)) {
+            if m == self.main {
+                continue;
+            }
+            if !by_see {
                 return m;
             }
+            let winning = stage == Stage::WinningCaptures;
+            if (see(pos, m) > 0) == winning {
+                return m;
+            }
+            if winning {
+                self.mark_losing();
+            }
         }
+    }
+
+    /// The winning stage turned down a capture of the current victim (the
+    /// lowest pending one) by its swap-off: the losing stage will take it.
+    #[cfg(not(target_arch = "avr"))]
+    fn mark_losing(&mut self) {
+        let p = self.pending;
+        let bit = p & !p.wrapping_sub(1);
+        self.hang = (u16::from_le_bytes(self.hang) | bit).to_le_bytes();
     }
 
     /// The next capture of the stage's attacker windows, and whether its
@@ -1777,6 +1808,11 @@ impl Picker {
                 Stage::EqualCaptures => 4,
                 _ => 0,
             };
+        let mut pending = self.pending;
+        let mut cursor = self.cursor;
+        let main = self.main.0;
+        let slot: u8;
+        let mut me = self as *mut Picker;
         // Registers: r23:r22 the pending victims, r20 the cursor (stepped
         // by the scans themselves), r15 the mode (bit 0 black to move, bit
         // 1 the winning stage, bit 2 the equal one, bits 3..7 the attacker
@@ -2197,9 +2233,11 @@ impl Picker {
                 "    andi r30, 0x0F",
                 "    cp r30, r17",
                 "    brne 83f",
-                // Losing: the winning stage scans on, the losing one keeps it.
+                // Losing: the winning stage notes the victim and scans
+                // on, the losing one keeps it.
                 "84: sbrs r15, 1",
                 "    rjmp 99f",
+                "    rcall 85f",
                 "    rjmp 1b",
                 "83: push r18",
                 "    push r19",
@@ -2227,7 +2265,29 @@ impl Picker {
                 "    pop r19",
                 "    pop r18",
                 "    breq 99f",
+                "    sbrc r15, 1",
+                "    rcall 85f",
                 "    rjmp 1b",
+                // The winning stage turned the lowest pending victim's
+                // capture down: its bit into the picker's `hang`
+                // (`Picker::mark_losing`).
+                "85: movw r30, r10",
+                "    mov r17, r22",
+                "    tst r17",
+                "    breq 86f",
+                "    neg r17",
+                "    and r17, r22",
+                "    ldd r21, Z+{hang}",
+                "    or r21, r17",
+                "    std Z+{hang}, r21",
+                "    ret",
+                "86: mov r17, r23",
+                "    neg r17",
+                "    and r17, r23",
+                "    ldd r21, Z+{hang}+1",
+                "    or r21, r17",
+                "    std Z+{hang}+1, r21",
+                "    ret",
                 // The move: from, to and the capture flag (none: 0).
                 "99: mov r24, r18",
                 "    mov r25, r19",
@@ -2240,17 +2300,25 @@ impl Picker {
                 directions = sym crate::chess::DIRECTIONS,
                 line = const crate::chess::LINE,
                 end = const ATTACKER_END,
+                hang = const core::mem::offset_of!(Picker, hang),
+                // (The picker's address in and out again: the fields are
+                // stored through it after the block, and the compiler
+                // keeps no second copy in two more saved registers.)
+                inout("r11r10") me => me,
                 inout("r25r24") pos as *const Position => m,
-                inout("r23r22") self.pending,
-                inout("r20") self.cursor,
+                inout("r23r22") pending,
+                inout("r20") cursor,
                 in("r15") mode,
-                in("r13r12") self.main.0,
+                in("r13r12") main,
                 out("r19") _,
                 out("r18") _,
                 out("r21") _,
-                inout("r14") queen => self.slot,
+                inout("r14") queen => slot,
                 out("r16") _, out("r17") _, out("X") _, out("Z") _,
             );
+            (*me).pending = pending;
+            (*me).cursor = cursor;
+            (*me).slot = slot;
         }
         Move(m)
     }
