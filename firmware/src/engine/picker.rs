@@ -972,6 +972,17 @@ fn blocking_men(pos: &Position) -> u16 {
     men
 }
 
+/// A pawn of `them` guarding `t`?
+#[cfg(not(target_arch = "avr"))]
+fn pawn_guarded(pos: &Position, t: Square, them: Color) -> bool {
+    let pawn = make_piece(them, PAWN);
+    let (a, b) = match them {
+        Color::White => (t.wrapping_sub(15), t.wrapping_sub(17)),
+        Color::Black => (t.wrapping_add(15), t.wrapping_add(17)),
+    };
+    (on_board(a) && pos.piece_at(a) == pawn) || (on_board(b) && pos.piece_at(b) == pawn)
+}
+
 /// [`see`] of a capture for the AVR's [`Picker::next_capture`], called from
 /// its assembly (C ABI: the position in r25:r24, the move in r23:r22, the
 /// value back in r25:r24).
@@ -1755,8 +1766,16 @@ impl Picker {
             let from = next_attacker(pos, t, us, &mut self.cursor, end, self.flags);
             if from == NO_SQUARE {
                 if end == lo && stage == Stage::WinningCaptures {
-                    self.cursor = hi;
-                    continue;
+                    // Guarded by an enemy pawn, the victim is lost to any
+                    // dearer attacker (the pawn retakes, and the attacker
+                    // is worth more than the victim and the pawn): no
+                    // scan above its class, only the note for the losing
+                    // stage (there may be none: that stage finds out).
+                    if !pawn_guarded(pos, t, us.other()) {
+                        self.cursor = hi;
+                        continue;
+                    }
+                    self.mark_losing();
                 }
                 self.pending &= self.pending - 1;
                 self.cursor = 0;
@@ -1986,11 +2005,18 @@ impl Picker {
                 // No attacker left below the end: the winning stage's first
                 // pass goes on above the class (the end was its bottom),
                 // else the next victim.
+                // Guarded by an enemy pawn, the victim is lost to any
+                // dearer attacker (below, at 80): no scan above its
+                // class, only the note for the losing stage.
                 "90: sbrs r15, 1",
                 "    rjmp 91f",
                 "    cpi r16, {end}",
                 "    breq 91f",
-                "    ldi r20, 2",
+                "    rcall 87f",
+                "    brtc 93f",
+                "    rcall 85f",
+                "    rjmp 91f",
+                "93: ldi r20, 2",
                 "    cpi r16, 2",
                 "    brlo 92f",
                 "    ldi r20, 14",
@@ -2205,7 +2231,16 @@ impl Picker {
                 // attacker, a class dearer than the victim, is worth more
                 // than the victim and the pawn together, so `see` is the
                 // victim less the attacker (negative), whatever follows.
-                "80: ldi r17, 7",
+                // (The winning stage asked at 90, before its scan above
+                // the class: here the guard is known to be missing.)
+                "80: sbrc r15, 1",
+                "    rjmp 83f",
+                "    rcall 87f",
+                "    brtc 83f",
+                "    rjmp 99f",
+                // T set if an enemy pawn guards `t` (r17, r21, Z used).
+                "87: clt",
+                "    ldi r17, 7",
                 "    ldi r21, 15",
                 "    sbrs r15, 0",
                 "    rjmp 81f",
@@ -2225,20 +2260,16 @@ impl Picker {
                 "82: subi r21, 0xFE",
                 "    mov r30, r21",
                 "    andi r30, 0x88",
-                "    brne 83f",
+                "    brne 94f",
                 "    movw r30, r24",
                 "    add r30, r21",
                 "    adc r31, r1",
                 "    ld r30, Z",
                 "    andi r30, 0x0F",
                 "    cp r30, r17",
-                "    brne 83f",
-                // Losing: the winning stage notes the victim and scans
-                // on, the losing one keeps it.
-                "84: sbrs r15, 1",
-                "    rjmp 99f",
-                "    rcall 85f",
-                "    rjmp 1b",
+                "    brne 94f",
+                "84: set",
+                "94: ret",
                 "83: push r18",
                 "    push r19",
                 "    push r20",
