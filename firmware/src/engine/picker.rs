@@ -1494,15 +1494,34 @@ impl Picker {
 
     fn begin_captures(&mut self, stage: Stage) {
         self.stage = stage;
-        self.pending = self.victims;
-        if stage == Stage::EqualCaptures {
+        // (Bit 0, the king's slot, is no victim: see below.)
+        self.pending = self.victims & !1;
+        if stage == Stage::WinningCaptures {
+            *self.wins() = [0; 2];
+        } else if stage == Stage::EqualCaptures {
             // From here on `victims` serves the losing stage alone: only
-            // the victims the winning stage turned a capture of down.
-            self.victims = u16::from_le_bytes(self.hang);
+            // the victims the winning stage turned a capture of down, and
+            // in bit 0 whether one of them had another taken there.
+            // Without, every capture the losing stage finds loses: no
+            // swap-off is asked for again.
+            let losing = u16::from_le_bytes(self.hang);
+            let mixed = losing & u16::from_le_bytes(*self.wins()) != 0;
+            self.victims = losing | mixed as u16;
             self.hang = [0; 2];
         }
         self.cursor = 0;
         self.slot = QUEEN_UNSEEN;
+    }
+
+    /// In the capture stages the generator is idle: its first two bytes
+    /// note the victims (a slot mask) the winning stage took with a dearer
+    /// attacker, its swap-off won.
+    #[inline(always)]
+    fn wins(&mut self) -> &mut [u8; 2] {
+        const { assert!(core::mem::offset_of!(Picker, gen) == 0) };
+        // SAFETY: `MoveGen` is `repr(C)` with five `u8` fields (any bytes
+        // are one), set afresh before the stages that use it.
+        unsafe { &mut *(core::ptr::addr_of_mut!(self.gen) as *mut [u8; 2]) }
     }
 
     /// Against a bare king (`slot` 1 and 2, set when the quiet stage
@@ -1694,7 +1713,14 @@ impl Picker {
                 return m;
             }
             let winning = stage == Stage::WinningCaptures;
+            if !winning && self.victims & 1 == 0 {
+                return m;
+            }
             if (see(pos, m) > 0) == winning {
+                if winning {
+                    let w = u16::from_le_bytes(*self.wins()) | self.victim_bit();
+                    *self.wins() = w.to_le_bytes();
+                }
                 return m;
             }
             if winning {
@@ -1703,13 +1729,18 @@ impl Picker {
         }
     }
 
-    /// The winning stage turned down a capture of the current victim (the
-    /// lowest pending one) by its swap-off: the losing stage will take it.
+    /// The current victim's bit: the lowest pending one.
+    #[cfg(not(target_arch = "avr"))]
+    fn victim_bit(&self) -> u16 {
+        let p = self.pending;
+        p & !p.wrapping_sub(1)
+    }
+
+    /// The winning stage turned down a capture of the current victim by
+    /// its swap-off: the losing stage will take it.
     #[cfg(not(target_arch = "avr"))]
     fn mark_losing(&mut self) {
-        let p = self.pending;
-        let bit = p & !p.wrapping_sub(1);
-        self.hang = (u16::from_le_bytes(self.hang) | bit).to_le_bytes();
+        self.hang = (u16::from_le_bytes(self.hang) | self.victim_bit()).to_le_bytes();
     }
 
     /// The next capture of the stage's attacker windows, and whether its
@@ -2235,6 +2266,13 @@ impl Picker {
                 // the class: here the guard is known to be missing.)
                 "80: sbrc r15, 1",
                 "    rjmp 83f",
+                // The losing stage, no victim with one capture taken and
+                // one turned down by the winning stage (bit 0 of
+                // `victims` clear): each one found loses.
+                "    movw r30, r10",
+                "    ldd r21, Z+{victims}",
+                "    sbrs r21, 0",
+                "    rjmp 99f",
                 "    rcall 87f",
                 "    brtc 83f",
                 "    rjmp 99f",
@@ -2295,29 +2333,37 @@ impl Picker {
                 "    pop r20",
                 "    pop r19",
                 "    pop r18",
-                "    breq 99f",
+                "    breq 95f",
                 "    sbrc r15, 1",
                 "    rcall 85f",
                 "    rjmp 1b",
+                // Taken by the winning stage: the victim's bit into the
+                // generator's first bytes (`Picker::wins`).
+                "95: sbrs r15, 1",
+                "    rjmp 99f",
+                "    movw r30, r10",
+                "    rcall 89f",
+                "    rjmp 99f",
                 // The winning stage turned the lowest pending victim's
                 // capture down: its bit into the picker's `hang`
                 // (`Picker::mark_losing`).
                 "85: movw r30, r10",
-                "    mov r17, r22",
+                "    adiw r30, {hang}",
+                "89: mov r17, r22",
                 "    tst r17",
                 "    breq 86f",
                 "    neg r17",
                 "    and r17, r22",
-                "    ldd r21, Z+{hang}",
+                "    ld r21, Z",
                 "    or r21, r17",
-                "    std Z+{hang}, r21",
+                "    st Z, r21",
                 "    ret",
                 "86: mov r17, r23",
                 "    neg r17",
                 "    and r17, r23",
-                "    ldd r21, Z+{hang}+1",
+                "    ldd r21, Z+1",
                 "    or r21, r17",
-                "    std Z+{hang}+1, r21",
+                "    std Z+1, r21",
                 "    ret",
                 // The move: from, to and the capture flag (none: 0).
                 "99: mov r24, r18",
@@ -2332,6 +2378,7 @@ impl Picker {
                 line = const crate::chess::LINE,
                 end = const ATTACKER_END,
                 hang = const core::mem::offset_of!(Picker, hang),
+                victims = const core::mem::offset_of!(Picker, victims),
                 // (The picker's address in and out again: the fields are
                 // stored through it after the block, and the compiler
                 // keeps no second copy in two more saved registers.)
