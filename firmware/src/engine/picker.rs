@@ -971,8 +971,7 @@ fn blocking_men(pos: &Position) -> u16 {
     }
     men
 }
-
-/// A pawn of `them` guarding `t`?
+/// A pawn of `them` guarding (attacking) `t`?
 #[cfg(not(target_arch = "avr"))]
 fn pawn_guarded(pos: &Position, t: Square, them: Color) -> bool {
     let pawn = make_piece(them, PAWN);
@@ -1030,7 +1029,9 @@ pub struct Picker {
     pub stage: Stage,
     flags: u8,
     main: Move,
-    /// Enemy piece-list slots attacked by at least one capture.
+    /// Enemy piece-list slots attacked by at least one capture (less,
+    /// once the winning stage looked at them, the pawns that no pawn of
+    /// ours attacks: the equal stage's victims).
     victims: u16,
     /// Victims not yet served in the current capture stage.
     pending: u16,
@@ -1797,6 +1798,11 @@ impl Picker {
             let from = next_attacker(pos, t, us, &mut self.cursor, end, self.flags);
             if from == NO_SQUARE {
                 if end == lo && stage == Stage::WinningCaptures {
+                    // A pawn that none of ours takes is left out of the
+                    // equal stage, which takes only pawns with pawns.
+                    if victim == PAWN && !pawn_guarded(pos, t, us) {
+                        self.victims &= !self.victim_bit();
+                    }
                     // Guarded by an enemy pawn, the victim is lost to any
                     // dearer attacker (the pawn retakes, and the attacker
                     // is worth more than the victim and the pawn): no
@@ -2039,11 +2045,19 @@ impl Picker {
                 // Guarded by an enemy pawn, the victim is lost to any
                 // dearer attacker (below, at 80): no scan above its
                 // class, only the note for the losing stage.
+                // A pawn that none of ours takes leaves the equal
+                // stage's victims (`victims`), which takes pawns only
+                // with pawns.
                 "90: sbrs r15, 1",
                 "    rjmp 91f",
                 "    cpi r16, {end}",
                 "    breq 91f",
-                "    rcall 87f",
+                "    tst r16",
+                "    brne 53f",
+                "    rcall 88f",
+                "    brts 53f",
+                "    rcall 54f",
+                "53: rcall 87f",
                 "    brtc 93f",
                 "    rcall 85f",
                 "    rjmp 91f",
@@ -2277,13 +2291,18 @@ impl Picker {
                 "    brtc 83f",
                 "    rjmp 99f",
                 // T set if an enemy pawn guards `t` (r17, r21, Z used).
+                // (88: the same for a pawn of ours.)
                 "87: clt",
-                "    ldi r17, 7",
-                "    ldi r21, 15",
                 "    sbrs r15, 0",
-                "    rjmp 81f",
-                "    ldi r17, 1",
+                "    rjmp 57f",
+                "56: ldi r17, 1",
                 "    ldi r21, 0xEF",
+                "    rjmp 81f",
+                "88: clt",
+                "    sbrs r15, 0",
+                "    rjmp 56b",
+                "57: ldi r17, 7",
+                "    ldi r21, 15",
                 "81: add r21, r19",
                 "    mov r30, r21",
                 "    andi r30, 0x88",
@@ -2364,6 +2383,26 @@ impl Picker {
                 "    ldd r21, Z+1",
                 "    or r21, r17",
                 "    std Z+1, r21",
+                "    ret",
+                // The lowest pending victim's bit out of `victims`.
+                "54: movw r30, r10",
+                "    mov r17, r22",
+                "    tst r17",
+                "    breq 55f",
+                "    neg r17",
+                "    and r17, r22",
+                "    com r17",
+                "    ldd r21, Z+{victims}",
+                "    and r21, r17",
+                "    std Z+{victims}, r21",
+                "    ret",
+                "55: mov r17, r23",
+                "    neg r17",
+                "    and r17, r23",
+                "    com r17",
+                "    ldd r21, Z+{victims}+1",
+                "    and r21, r17",
+                "    std Z+{victims}+1, r21",
                 "    ret",
                 // The move: from, to and the capture flag (none: 0).
                 "99: mov r24, r18",
