@@ -1117,7 +1117,9 @@ impl Picker {
             self.slot = 1;
             self.cursor = 0;
         } else {
-            self.begin_captures(Stage::EqualCaptures);
+            // (The equal stage, with no victim, ends at once.)
+            self.stage = Stage::EnPassant;
+            self.cursor = 0;
         }
     }
 
@@ -1250,6 +1252,12 @@ impl Picker {
             // (The stage read again: kept across the call, it cost a
             // register save.)
             return Some((m, self.stage));
+        }
+        // (The last stage's end, here: `next_stage` saved 16 registers
+        // for it.)
+        if self.stage == Stage::LosingCaptures {
+            self.stage = Stage::Done;
+            return None;
         }
         self.next_stage(pos, killers)
     }
@@ -2092,11 +2100,10 @@ impl Picker {
                 // winning stage keeps it if positive, the losing stage
                 // if not. (`capture_see` keeps r12..r17.)
                 "51: sbrc r15, 2",
-                "    rjmp 99f",
-                "    cpi r16, {end}",
-                "    brne 58f",
-                "    rjmp 80f",
                 "58: rjmp 99f",
+                "    cpi r16, {end}",
+                "    brne 58b",
+                "    rjmp 80f",
                 // Sliders: bishops RAYS[i - 10] (0..4), rooks RAYS[i - 10]
                 // (4..8), queens RAYS[i - 18] (0..8).
                 "30: sbrs r15, 4",
@@ -2356,13 +2363,6 @@ impl Picker {
                 "    sbrc r15, 1",
                 "    rcall 85f",
                 "    rjmp 1b",
-                // Taken by the winning stage: the victim's bit into the
-                // generator's first bytes (`Picker::wins`).
-                "95: sbrs r15, 1",
-                "    rjmp 99f",
-                "    movw r30, r10",
-                "    rcall 89f",
-                "    rjmp 99f",
                 // The winning stage turned the lowest pending victim's
                 // capture down: its bit into the picker's `hang`
                 // (`Picker::mark_losing`).
@@ -2404,6 +2404,11 @@ impl Picker {
                 "    and r21, r17",
                 "    std Z+{victims}+1, r21",
                 "    ret",
+                // Taken by the winning stage: the victim's bit into the
+                // generator's first bytes (`Picker::wins`).
+                "95: movw r30, r10",
+                "    sbrc r15, 1",
+                "    rcall 89b",
                 // The move: from, to and the capture flag (none: 0).
                 "99: mov r24, r18",
                 "    mov r25, r19",
