@@ -1255,7 +1255,10 @@ impl Picker {
         }
         // (The last stage's end, here: `next_stage` saved 16 registers
         // for it.)
-        if self.stage == Stage::LosingCaptures {
+        let stage = self.stage;
+        if stage == Stage::LosingCaptures
+            || stage == Stage::EqualCaptures && self.flags & (QUIESCENCE | CHECKS) == QUIESCENCE && pos.ep_square() == NO_SQUARE
+        {
             self.stage = Stage::Done;
             return None;
         }
