@@ -528,7 +528,23 @@ static mut REMOVED: Removed = [0; 8];
 fn removed_map() -> &'static mut Removed {
     // SAFETY: one swap-off at a time uses the map (see `REMOVED`).
     let r = unsafe { &mut *core::ptr::addr_of_mut!(REMOVED) };
-    *r = [0; 8];
+    // Eight stores through Z (the compiler's eight `sts` took 36 B for
+    // the same 18 cycles).
+    // SAFETY: writes the 8 bytes of `REMOVED`; r1 is zero.
+    unsafe {
+        core::arch::asm!(
+            "std Z+0, r1",
+            "std Z+1, r1",
+            "std Z+2, r1",
+            "std Z+3, r1",
+            "std Z+4, r1",
+            "std Z+5, r1",
+            "std Z+6, r1",
+            "std Z+7, r1",
+            in("Z") r as *mut Removed,
+            options(nostack, preserves_flags),
+        );
+    }
     r
 }
 
