@@ -108,9 +108,10 @@ crate::progmem! {
 }
 
 crate::progmem! {
-    /// `1 << slot`: a variable 16-bit shift is a loop on the AVR.
-    pub(crate) static SLOT_BITS: [u16; 16] = [
-        1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768,
+    /// `1 << slot`: a variable 16-bit shift is a loop on the AVR. (Slot
+    /// 16, past the list, 0: less one, all slots.)
+    pub(crate) static SLOT_BITS: [u16; 17] = [
+        1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 0,
     ];
 }
 
@@ -1222,7 +1223,7 @@ impl Picker {
             return self.next_quiet(pos, killers);
         }
         if matches!(stage, Stage::WinningCaptures | Stage::EqualCaptures | Stage::LosingCaptures) && self.pending != 0 {
-            return self.next_of_captures(pos, killers, stage);
+            return self.next_of_captures(pos, killers);
         }
         self.next_stage(pos, killers)
     }
@@ -1246,23 +1247,29 @@ impl Picker {
 
     /// [`Picker::next`] in a capture stage with victims left.
     #[inline(never)]
-    fn next_of_captures(&mut self, pos: &Position, killers: &[Move; 2], stage: Stage) -> Option<(Move, Stage)> {
-        let m = self.next_capture(pos, stage);
-        if !m.is_none() {
-            // (The stage read again: kept across the call, it cost a
-            // register save.)
-            return Some((m, self.stage));
+    fn next_of_captures(&mut self, pos: &Position, killers: &[Move; 2]) -> Option<(Move, Stage)> {
+        loop {
+            if self.pending != 0 {
+                let m = self.next_capture(pos, self.stage);
+                if !m.is_none() {
+                    return Some((m, self.stage));
+                }
+            }
+            // (The common ends of the capture stages, here: `next_stage`
+            // saved 16 registers for them.)
+            let stage = self.stage;
+            if stage == Stage::WinningCaptures && !pawn_on_seventh(pos) {
+                self.begin_captures(Stage::EqualCaptures);
+                continue;
+            }
+            if stage == Stage::LosingCaptures
+                || stage == Stage::EqualCaptures && self.flags & (QUIESCENCE | CHECKS) == QUIESCENCE && pos.ep_square() == NO_SQUARE
+            {
+                self.stage = Stage::Done;
+                return None;
+            }
+            return self.next_stage(pos, killers);
         }
-        // (The last stage's end, here: `next_stage` saved 16 registers
-        // for it.)
-        let stage = self.stage;
-        if stage == Stage::LosingCaptures
-            || stage == Stage::EqualCaptures && self.flags & (QUIESCENCE | CHECKS) == QUIESCENCE && pos.ep_square() == NO_SQUARE
-        {
-            self.stage = Stage::Done;
-            return None;
-        }
-        self.next_stage(pos, killers)
     }
 
     /// [`Picker::next`] from any stage.
@@ -2294,18 +2301,17 @@ impl Picker {
                 "    rjmp 99f",
                 // T set if an enemy pawn guards `t` (r17, r21, Z used).
                 // (88: the same for a pawn of ours.)
-                "87: clt",
-                "    sbrs r15, 0",
+                "87: sbrs r15, 0",
                 "    rjmp 57f",
                 "56: ldi r17, 1",
                 "    ldi r21, 0xEF",
                 "    rjmp 81f",
-                "88: clt",
-                "    sbrs r15, 0",
+                "88: sbrs r15, 0",
                 "    rjmp 56b",
                 "57: ldi r17, 7",
                 "    ldi r21, 15",
-                "81: add r21, r19",
+                "81: clt",
+                "    add r21, r19",
                 "    mov r30, r21",
                 "    andi r30, 0x88",
                 "    brne 82f",
