@@ -1242,7 +1242,8 @@ impl Picker {
             }
         }
         self.begin_captures(Stage::LosingCaptures);
-        self.next_stage(pos, killers)
+        // (Not through `next_stage`: its 16 register saves.)
+        self.next_of_captures(pos, killers)
     }
 
     /// [`Picker::next`] in a capture stage with victims left.
