@@ -1222,7 +1222,7 @@ impl Picker {
         if stage == Stage::Quiets && self.slot & !EVADE == 0 {
             return self.next_quiet(pos, killers);
         }
-        if matches!(stage, Stage::WinningCaptures | Stage::EqualCaptures | Stage::LosingCaptures) && self.pending != 0 {
+        if matches!(stage, Stage::WinningCaptures | Stage::EqualCaptures | Stage::LosingCaptures) {
             return self.next_of_captures(pos, killers);
         }
         self.next_stage(pos, killers)
