@@ -1032,7 +1032,9 @@ pub struct Picker {
     main: Move,
     /// Enemy piece-list slots attacked by at least one capture (less,
     /// once the winning stage looked at them, the pawns that no pawn of
-    /// ours attacks: the equal stage's victims).
+    /// ours attacks: the equal stage's victims); from the equal stage on,
+    /// the losing stage's ([`Picker::begin_captures`]), bit 0 telling
+    /// whether it asks the swap-off.
     victims: u16,
     /// Victims not yet served in the current capture stage.
     pending: u16,
@@ -1246,7 +1248,9 @@ impl Picker {
         self.next_of_captures(pos, killers)
     }
 
-    /// [`Picker::next`] in a capture stage with victims left.
+    /// [`Picker::next`] in a capture stage. The winning stage's end into
+    /// the equal one, and the ends after which nothing is left, are passed
+    /// here, as [`Picker::next_stage`] would; the others go on there.
     #[inline(never)]
     fn next_of_captures(&mut self, pos: &Position, killers: &[Move; 2]) -> Option<(Move, Stage)> {
         loop {
