@@ -3,7 +3,7 @@
 use super::gpio::Gpio;
 use super::Shared;
 use firmware::board::{self, Button};
-use firmware::keys::{KeyEvent, Keys};
+use firmware::keys::{KeyEvent, Keys, DEFAULT_TIMING};
 
 const PINS: Gpio = Gpio::of(board::BUTTON_PORT);
 
@@ -37,11 +37,33 @@ fn raw() -> u8 {
         | ((low & ENTER != 0) as u8) << Button::Enter as u8
 }
 
+/// Samples in a row with no button down, counted up to [`IDLE_AFTER`].
+static RELEASED: Shared<u8> = Shared::new(0);
+
+/// After this many samples with no button down, every key is released,
+/// debounced, with no count or timer running: `Keys::tick(0)` changes
+/// nothing (a release takes `debounce` samples; one more for margin).
+/// The fast task then leaves it out (most of its 450 cycles a tick).
+const IDLE_AFTER: u8 = DEFAULT_TIMING.debounce + 1;
+
 /// Fast task: one debounce sample.
 #[inline(always)]
 pub(super) fn scan() {
     let r = raw();
-    KEYS.with(|k| k.tick(r));
+    let idle = RELEASED.with(|n| {
+        if r != 0 {
+            *n = 0;
+            false
+        } else if *n < IDLE_AFTER {
+            *n += 1;
+            false
+        } else {
+            true
+        }
+    });
+    if !idle {
+        KEYS.with(|k| k.tick(r));
+    }
 }
 
 /// The oldest key event not yet taken.
