@@ -89,7 +89,7 @@ impl<P: Platform> Tx<'_, P> {
 
     pub fn num32(&mut self, n: u32) -> usize {
         let mut d = [0u8; 10];
-        let len = crate::decimal::format_u32(n, &mut d);
+        let len = crate::display::format_u32(n, &mut d);
         self.bytes(&d[10 - len..]);
         len
     }
