@@ -403,9 +403,13 @@ impl<P: Platform> SearchHost for Host<'_, P> {
         self.p.now_ms()
     }
 
-    /// Keys, serial bytes, the LCD's refresh.
     fn stop_requested(&mut self) -> bool {
         let now = self.p.now_ms();
+        self.poll(now)
+    }
+
+    /// Keys, serial bytes, the LCD's refresh.
+    fn poll(&mut self, now: u32) -> bool {
         if self.events(now) || now.wrapping_sub(self.last_show) >= REFRESH_MS {
             self.refresh(now);
         }

@@ -115,6 +115,13 @@ pub trait SearchHost {
     fn now_ms(&mut self) -> u32;
     /// "Move now" / stop: the search returns its best move at once.
     fn stop_requested(&mut self) -> bool;
+    /// [`SearchHost::stop_requested`] at the search's poll, `now` just read
+    /// from [`SearchHost::now_ms`]: a host that needs the time there need
+    /// not read it again.
+    fn poll(&mut self, now: u32) -> bool {
+        let _ = now;
+        self.stop_requested()
+    }
     /// While pondering: the opponent played the guessed move. The search
     /// goes on as a normal timed search from that moment.
     fn ponder_hit(&mut self) -> bool {

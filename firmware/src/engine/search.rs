@@ -387,7 +387,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
 
     #[inline(never)]
     fn poll_host(&mut self) {
-        if self.host.stop_requested() {
+        // One clock reading for the host's poll and the deadlines.
+        let now = self.host.now_ms();
+        if self.host.poll(now) {
             self.e.stopped = true;
             return;
         }
@@ -395,7 +397,6 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             self.e.stopped = true;
             return;
         }
-        let now = self.host.now_ms();
         if self.e.clock.pondering {
             if self.host.ponder_hit() {
                 self.e.clock.ponder_hit(now);
