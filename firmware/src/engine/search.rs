@@ -446,7 +446,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         // 0.18% fewer cycles).
         let pawn_ending = officer_taken && e.npm[0] == 0 && e.npm[1] == 0;
         // The ply's slot only now: not kept across the calls above.
-        let ply = &mut e.plies[p];
+        let ply = at(&mut e.plies, p);
         ply.psq = e.psq;
         e.psq += d;
         let hashed = !ply.picker.is_quiescence();
@@ -461,13 +461,13 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     fn unmake(&mut self, p: u8, m: Move) {
         let p = slot(p);
         let e = &mut *self.e;
-        let undo = &e.plies[p].undo;
+        let ply = at(&mut e.plies, p);
         // The side to move before the take-back: the mover's opponent. (A
         // byte: as a `usize` it took two more registers to save, 91
         // cycles a call against 81.)
         let them = self.pos.side_to_move() as u8;
         if m.is_capture() {
-            let k = kind_of(undo.captured());
+            let k = kind_of(ply.undo.captured());
             if k == PAWN {
                 e.pawns[(them & 1) as usize] += 1;
             } else {
@@ -478,8 +478,8 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             e.pawns[(them ^ 1) as usize & 1] += 1;
             e.npm[(them ^ 1) as usize & 1] -= NPM_UNITS.get(m.promotion() as usize);
         }
-        e.psq = e.plies[p].psq;
-        self.pos.unmake_move(m, &e.plies[p].undo);
+        e.psq = ply.psq;
+        self.pos.unmake_move(m, &ply.undo);
     }
 
     /// Copies `m` plus the child's line into the PV row of `ply`.
@@ -1227,7 +1227,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     #[inline(never)]
     fn improve(&mut self, p: u8, m: Move, v: i16, stage: Stage, quiet: bool) -> u8 {
         let p = slot(p);
-        let n = &mut self.e.plies[p];
+        let n = at(&mut self.e.plies, p);
         if v <= n.best {
             return 0;
         }
@@ -1277,7 +1277,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         if in_check {
             best = -INFINITE;
             stand = -INFINITE;
-            let picker = &mut self.e.plies[p].picker;
+            let picker = &mut at(&mut self.e.plies, p).picker;
             picker.reset(Move::NONE, false, false);
             picker.evade(self.pos);
         } else {
@@ -1292,7 +1292,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 alpha = stand;
             }
             best = stand;
-            let picker = &mut self.e.plies[p].picker;
+            let picker = &mut at(&mut self.e.plies, p).picker;
             picker.reset(Move::NONE, false, true);
             // alpha.saturating_sub(stand).saturating_sub(DELTA), alpha >=
             // stand: the difference is exact as a u16, only the clamp to
@@ -1308,7 +1308,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         }
         loop {
             let e = &mut *self.e;
-            let Some((m, stage)) = e.plies[p].picker.next(self.pos, &NO_KILLERS) else {
+            let Some((m, stage)) = at(&mut e.plies, p).picker.next(self.pos, &NO_KILLERS) else {
                 break;
             };
             if !in_check && !m.is_promotion() && stage != Stage::Checks {
@@ -1415,6 +1415,35 @@ fn slot(p: u8) -> usize {
     // `Searcher::qsearch`).
     unsafe { core::hint::assert_unchecked((p as usize) < MAX_PLY) };
     p as usize
+}
+
+/// `&mut plies[p]` for a `p` from [`slot`]. On the AVR its address by one
+/// `mul`: the compiler built the 16-bit product of the 37-byte stride in a
+/// dozen instructions.
+#[inline(always)]
+fn at(plies: &mut [PlyState; MAX_PLY], p: usize) -> &mut PlyState {
+    #[cfg(target_arch = "avr")]
+    {
+        const STRIDE: usize = core::mem::size_of::<PlyState>();
+        const { assert!(STRIDE < 256) };
+        let off: u16;
+        // SAFETY: registers only (r1 cleared again); the offset is that of
+        // slot `p` < MAX_PLY, inside the array.
+        unsafe {
+            core::arch::asm!(
+                "mul  {p}, {k}",
+                "movw {off:l}, r0",
+                "clr  r1",
+                p = in(reg) p as u8,
+                k = in(reg) STRIDE as u8,
+                off = out(reg_pair) off,
+                options(pure, nomem, nostack),
+            );
+            &mut *plies.as_mut_ptr().cast::<u8>().add(off as usize).cast::<PlyState>()
+        }
+    }
+    #[cfg(not(target_arch = "avr"))]
+    &mut plies[p]
 }
 
 crate::progmem! {
