@@ -183,15 +183,19 @@ impl App {
     #[inline(never)]
     #[cfg_attr(target_arch = "avr", optimize(size))]
     fn run_job<P: Platform>(&mut self, job: Job, game: &mut Game, p: &mut P) {
+        // One `SearchLimits` and one `Outcome` for every search here: in
+        // their own slots each, this frame was the deepest stack's largest
+        // (96 B).
+        let mut limits = game.limits();
+        let mut o;
         match job {
             Job::Hint => {
-                let mut limits = game.limits();
                 if game.level == LEVEL_TOURNAMENT {
                     limits = SearchLimits::movetime(TOURNAMENT_HINT_MS);
                 }
                 self.ui.start_think(Busy::Hint, p.now_ms());
                 self.render(game, p);
-                let o = self.search(game, p, &limits, false);
+                o = self.search(game, p, &limits, false);
                 self.ui.hint_found(o.result.best);
                 self.resume(game, p, o.pending);
             }
@@ -205,8 +209,7 @@ impl App {
                 }
                 self.ui.start_think(Busy::Play, p.now_ms());
                 self.render(game, p);
-                let limits = game.limits();
-                let mut o = self.search(game, p, &limits, false);
+                o = self.search(game, p, &limits, false);
                 loop {
                     let out = self.ui.computer_moved(game, o.result.best, false, p.now_ms());
                     self.out(game, p, out);
@@ -222,7 +225,7 @@ impl App {
                     // Guess: think on the user's time about the expected reply.
                     game.play(guess);
                     self.ui.start_ponder(guess);
-                    let mut limits = game.limits();
+                    limits = game.limits();
                     limits.ponder = true;
                     o = self.search(game, p, &limits, false);
                     if !o.hit {

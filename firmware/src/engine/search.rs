@@ -1018,7 +1018,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         // (The hanging-men stage only from two plies before the horizon:
         // 8.7% more nodes to depth 7 on the host bench; WAC at 10 s, the
         // host engine at 567 nps, 225 against 233. Kept everywhere.)
-        let n = &mut self.e.plies[p];
+        let n = at(&mut self.e.plies, p);
         n.picker.reset(main, true, false);
         if in_check {
             n.picker.evade(self.pos);
@@ -1084,13 +1084,13 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         }
         // Past enter's ply limit.
         let p = slot(ply);
-        let main = self.e.plies[p].picker.main();
+        let main = at(&mut self.e.plies, p).picker.main();
         loop {
             let e = &mut *self.e;
-            let Some((m, stage)) = e.plies[p].picker.next(self.pos, &e.killers[p]) else {
+            let Some((m, stage)) = at(&mut e.plies, p).picker.next(self.pos, &e.killers[p]) else {
                 break;
             };
-            let nf = e.plies[p].flags;
+            let nf = at(&mut e.plies, p).flags;
             let in_check = nf & N_IN_CHECK != 0;
             // Legality first. (The pruning below moved before it, the
             // moves it pruned counted untested: with the futile nodes'
@@ -1103,7 +1103,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             if !self.pos.is_legal_given_check(m, in_check) {
                 continue;
             }
-            let n = &mut self.e.plies[p];
+            let n = at(&mut self.e.plies, p);
             n.legal += 1;
             // Futility and late-move pruning, decided before the move is
             // made: quiet moves from the killers on (late-move pruning: the
@@ -1126,13 +1126,13 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             {
                 // So will every later quiet move that neither checks nor
                 // reaches the 7th: the picker need not generate them.
-                self.e.plies[p].picker.restrict_quiets();
+                at(&mut self.e.plies, p).picker.restrict_quiets();
                 continue;
             }
             // Swap-off pruning: near the horizon, a quiet move that loses
             // material by swap-off and gives no check is pruned. (Pruning
             // the losing captures too measured worse.)
-            let n = &self.e.plies[p];
+            let n = at(&mut self.e.plies, p);
             if n.depth <= SEE_PRUNE_DEPTH
                 && nf & (N_PV | N_IN_CHECK) == 0
                 && n.legal > 1
@@ -1155,7 +1155,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             if m == main && flags & FOLLOW_PV != 0 {
                 cf |= FOLLOW_PV;
             }
-            let n = &self.e.plies[p];
+            let n = at(&mut self.e.plies, p);
             let (alpha, beta, depth, legal) = (n.alpha, n.beta, n.depth, n.legal);
             let nd = depth - 1 + ext;
             let mut v;
@@ -1213,7 +1213,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 break;
             }
         }
-        let n = &self.e.plies[p];
+        let n = at(&mut self.e.plies, p);
         if n.legal == 0 {
             return if n.flags & N_IN_CHECK != 0 { -MATE + ply as i16 } else { DRAW };
         }
