@@ -225,7 +225,6 @@ pub struct Engine {
     /// Pawn-structure cache, indexed by the low bits of the pawn key.
     pub(crate) pawn_cache: [eval::PawnInfo; eval::PAWN_CACHE],
     pub(crate) nodes: u32,
-    pub(crate) poll: u8,
     pub(crate) seldepth: u8,
     pub(crate) iteration: u8,
     pub(crate) stopped: bool,
@@ -253,7 +252,6 @@ impl Engine {
             pawns: [0; 2],
             pawn_cache: [eval::PawnInfo::EMPTY; eval::PAWN_CACHE],
             nodes: 0,
-            poll: POLL_NODES,
             seldepth: 0,
             iteration: 0,
             stopped: false,

@@ -196,6 +196,9 @@ struct Searcher<'a, H: SearchHost + ?Sized> {
     /// Internal-iterative-deepening searches on the stack: each is one
     /// more search frame at the same ply, so the ply limits count them.
     nest: u8,
+    /// Nodes left to the next poll of the host ([`Searcher::tick`]): here,
+    /// not in the engine, one pointer nearer (32 B less flash).
+    poll: u8,
     /// [`CI_GIVES_CHECK`] where checks are extended, 0 against a bare king
     /// (see [`Searcher::child_info`]).
     checks: u8,
@@ -211,7 +214,6 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
     let now = host.now_ms();
     e.clock.begin(now, limits, pos.side_to_move());
     e.nodes = 0;
-    e.poll = POLL_NODES;
     e.stopped = false;
     e.seldepth = 0;
     e.ctx = EvalCtx::from_position(pos);
@@ -229,6 +231,7 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
         max_nodes: limits.nodes,
         root_best: Move::NONE,
         nest: 0,
+        poll: POLL_NODES,
         root_score: 0,
         checks: if bare_king { 0 } else { CI_GIVES_CHECK },
     };
@@ -370,9 +373,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// ([`Searcher::nodes`] the count in between).
     #[inline(always)]
     fn tick(&mut self) -> bool {
-        self.e.poll -= 1;
-        if self.e.poll == 0 {
-            self.e.poll = POLL_NODES;
+        self.poll -= 1;
+        if self.poll == 0 {
+            self.poll = POLL_NODES;
             self.e.nodes = self.e.nodes.wrapping_add(POLL_NODES as u32);
             self.poll_host();
         }
@@ -382,7 +385,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// The nodes searched so far (`Engine::nodes` counts those up to the
     /// last poll).
     fn nodes(&self) -> u32 {
-        self.e.nodes.wrapping_add((POLL_NODES - self.e.poll) as u32)
+        self.e.nodes.wrapping_add((POLL_NODES - self.poll) as u32)
     }
 
     #[inline(never)]
