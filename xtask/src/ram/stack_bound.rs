@@ -791,6 +791,8 @@ struct Context {
     /// Function entries stored in the `.data` image outside those vtables
     /// (at any byte offset): `(data address, function)`.
     loose_pointers: Vec<(u32, u32)>,
+    /// Byte addresses of the sized flash objects (strings, tables).
+    flash_objects: BTreeSet<u32>,
 }
 
 impl Context {
@@ -799,9 +801,12 @@ impl Context {
         let mut entries = BTreeSet::new();
         let mut ranges = BTreeMap::new();
         let mut names: BTreeMap<u32, (String, String, u8)> = BTreeMap::new();
+        let mut flash_objects = BTreeSet::new();
         for s in syms.symbols.iter().filter(|s| s.space == Space::Flash) {
             if s.kind == SymbolKind::Function {
                 entries.insert(s.address);
+            } else if s.size > 0 {
+                flash_objects.insert(s.address);
             }
             if s.size > 0 && s.kind == SymbolKind::Function {
                 ranges.insert(s.address, s.size);
@@ -840,6 +845,7 @@ impl Context {
             vector_count: 0,
             vtables: Vec::new(),
             loose_pointers: Vec::new(),
+            flash_objects,
         };
         // Count the vectors: JMP/RJMP slots of 4 bytes from 0.
         let mut n = 0;
@@ -1278,7 +1284,12 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
         // argument registers (call, tail jump) or returned. A constant that
         // is only read through with LPM or computed with is not one: a
         // flash table's byte address may equal some function's word
-        // address, and which one does changes with every build.
+        // address, and which one does changes with every build. Nor is one
+        // that is also the byte address of a flash object (a string handed
+        // to a routine that reads it with LPM): the firmware makes no
+        // function pointer in code, but hands flash strings around often.
+        // (A string's address equal to `main`'s word address made `main`
+        // a target of every vtable call, and the bound unbounded.)
         const ARGUMENTS: (u8, u8) = (8, 26);
         const RESULTS: (u8, u8) = (18, 26);
         let escaping: (u8, u8) = match instr {
@@ -1293,7 +1304,7 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
         for p in (escaping.0..escaping.1).step_by(2) {
             if let (Val::Const(l), Val::Const(h)) = (st.regs[p as usize], st.regs[p as usize + 1]) {
                 let a = u16::from_le_bytes([l, h]) as u32 * 2;
-                if a != 0 && cx.entries.contains(&a) && !cx.is_inline(a) {
+                if a != 0 && cx.entries.contains(&a) && !cx.is_inline(a) && !cx.flash_objects.contains(&(a / 2)) {
                     f.fn_constants.insert(a);
                 }
             }
