@@ -214,24 +214,28 @@ impl Position {
     /// to move was safe before `m`, so only the man now on `m.to()` or a
     /// slider behind the vacated `m.from()` can attack it: two short
     /// probes instead of the full scan. Castling and en passant move or
-    /// remove a second man and take the full scan.
+    /// remove a second man and take the full scan. The answer goes into
+    /// [`Position::checked`] too, for the generator.
     #[inline(never)]
     #[cfg_attr(target_arch = "avr", optimize(speed))]
-    pub fn in_check_after(&self, m: Move) -> bool {
+    pub fn in_check_after(&mut self, m: Move) -> bool {
         #[cfg(target_arch = "avr")]
         {
             self.in_check_after_avr(m)
         }
         #[cfg(not(target_arch = "avr"))]
         {
-            if m.is(MoveKind::Castle) || m.is(MoveKind::EnPassant) {
-                return self.in_check();
-            }
-            let king = self.king_square(self.side);
-            let to = m.to();
-            let by = self.side.other();
-            let code = self.board[(to & 0x7F) as usize] & CODE_MASK;
-            self.attacks_king(code, to, king, by, NO_SQUARE) || self.uncovers(king, m.from(), NO_SQUARE, by)
+            let r = if m.is(MoveKind::Castle) || m.is(MoveKind::EnPassant) {
+                self.in_check()
+            } else {
+                let king = self.king_square(self.side);
+                let to = m.to();
+                let by = self.side.other();
+                let code = self.board[(to & 0x7F) as usize] & CODE_MASK;
+                self.attacks_king(code, to, king, by, NO_SQUARE) || self.uncovers(king, m.from(), NO_SQUARE, by)
+            };
+            self.checked = r as u8;
+            r
         }
     }
 
@@ -245,7 +249,7 @@ impl Position {
     /// a normal move, 0.08% more cycles.)
     #[cfg(target_arch = "avr")]
     #[inline(always)]
-    fn in_check_after_avr(&self, m: Move) -> bool {
+    fn in_check_after_avr(&mut self, m: Move) -> bool {
         use core::mem::offset_of;
         const SIDE: usize = offset_of!(Position, side);
         const _: () = assert!(offset_of!(Position, lists) == 128 && SIDE - 128 < 64);
@@ -264,8 +268,12 @@ impl Position {
                 "    rjmp 1f",
                 "    sbrc r23, 3",
                 "    rjmp 1f",
+                "    push r24",
+                "    push r25",
                 "    call {in_check}",
-                "    rjmp 99f",
+                "    pop r31",
+                "    pop r30",
+                "    rjmp 97f",
                 "1:  movw r30, r24",
                 "    subi r30, 0x80",
                 "    sbci r31, 0xFF",
@@ -353,20 +361,26 @@ impl Position {
                 "    mov r22, r18",
                 "    ldi r18, 0x80",
                 "    call {uncovers_along}",
+                "    rjmp 96f",
+                "80: clr r19",
+                "    rjmp 96f",
+                "90: ldi r19, 1",
+                // The answer (r19) into `checked` too.
+                "96: movw r30, r24",
                 "    mov r24, r19",
-                "    rjmp 99f",
-                "80: clr r24",
-                "    rjmp 99f",
-                "90: ldi r24, 1",
-                "99:",
+                "97: subi r30, {chk_nlo}",
+                "    sbci r31, {chk_nhi}",
+                "    st Z, r24",
                 side_l = const SIDE - 128,
+                chk_nlo = const (offset_of!(Position, checked) as u16).wrapping_neg() as u8,
+                chk_nhi = const ((offset_of!(Position, checked) as u16).wrapping_neg() >> 8) as u8,
                 line = const LINE,
                 geometry = sym GEOMETRY,
                 reach = sym REACH,
                 directions = sym DIRECTIONS,
                 uncovers_along = sym Position::uncovers_along,
                 in_check = sym Position::in_check,
-                inout("r25r24") self as *const Position => r,
+                inout("r25r24") self as *mut Position => r,
                 inout("r23r22") m.0 => _,
                 out("r20") _,
                 out("r18") _, out("r19") _, out("r21") _,

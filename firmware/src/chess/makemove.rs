@@ -17,8 +17,8 @@ pub struct Undo {
     moved: u8,
     /// Board byte of the captured man, 0 if none.
     captured: u8,
-    /// Piece-list slot of the captured man (low nibble), [`FULLMOVE_BUMPED`]
-    /// and [`NO_HISTORY`].
+    /// Piece-list slot of the captured man (low nibble), [`FULLMOVE_BUMPED`],
+    /// [`NO_HISTORY`] and [`WAS_CHECKED`].
     captured_slot: u8,
     ep: Square,
     halfmove: u8,
@@ -51,6 +51,10 @@ const FULLMOVE_BUMPED: u8 = 0x80;
 /// changed neither the hash, the clocks nor the history (no one below
 /// it reads them), and its take-back restores none of them.
 const NO_HISTORY: u8 = 0x40;
+
+/// Flag in `Undo::captured_slot`: [`Position::checked`] was set before
+/// the move (every make clears it; unmake restores it).
+const WAS_CHECKED: u8 = 0x20;
 
 crate::progmem! {
     /// By file: 1 on the files of the king and rooks at home (a, e, h).
@@ -341,6 +345,11 @@ impl Position {
                 "24: ldi r18, 1",
                 "    eor r18, r0",
                 "    st Z, r18",
+                // The in-check note into the undo record, cleared.
+                "    ldd r18, Z+{chk}",
+                "    std Z+{chk}, r1",
+                "    sbrc r18, 0",
+                "    ori r17, {was_checked}",
                 // T: a pawn moved (code 1 or 7).
                 "    clt",
                 "    mov r18, r19",
@@ -585,6 +594,8 @@ impl Position {
                 moved_flag = const MOVED,
                 bumped = const FULLMOVE_BUMPED,
                 no_history = const NO_HISTORY,
+                was_checked = const WAS_CHECKED,
+                chk = const offset_of!(Position, checked) - SIDE,
                 toggle = sym super::position::toggle_pawn_avr,
                 toggle2 = sym super::position::toggle_pawn_pair_avr,
                 ckeys = sym super::zobrist::CASTLE_KEYS,
@@ -629,7 +640,8 @@ impl Position {
         let slot = self.board[from as usize + 8];
         undo.moved = moved;
         undo.captured = EMPTY;
-        undo.captured_slot = 0;
+        undo.captured_slot = self.checked << 5;
+        self.checked = 0;
         undo.ep = self.ep;
         undo.halfmove = self.halfmove;
         undo.hash = self.hash;
@@ -650,7 +662,7 @@ impl Position {
             let vb = self.board[victim as usize];
             let vs = self.board[victim as usize + 8];
             undo.captured = vb;
-            undo.captured_slot = vs & 15;
+            undo.captured_slot |= vs & 15;
             *self.list_at_mut(them, vs) = NO_SQUARE;
             self.board[victim as usize] = EMPTY;
             if kind_of(vb) == PAWN {
@@ -737,6 +749,7 @@ impl Position {
         let to = m.to();
 
         self.ep = undo.ep;
+        self.checked = (undo.captured_slot & WAS_CHECKED != 0) as u8;
         if undo.captured_slot & NO_HISTORY == 0 {
             self.history.pop();
             self.halfmove = undo.halfmove;
@@ -812,12 +825,14 @@ impl Position {
         const SIDE: usize = offset_of!(Position, side);
         const HEAD: usize = offset_of!(Position, history) + super::history::HEAD_OFFSET;
         const OE: usize = offset_of!(Position, officer_end);
-        // The walk from `side` stores ep, halfmove, (fullmove,) hash in turn.
+        // The walk from `side` stores ep, checked, halfmove, (fullmove,)
+        // hash in turn.
         const _: () = assert!(
             offset_of!(Position, ep) == SIDE + 1
-                && offset_of!(Position, halfmove) == SIDE + 2
-                && offset_of!(Position, fullmove) == SIDE + 3
-                && offset_of!(Position, hash) == SIDE + 5
+                && offset_of!(Position, checked) == SIDE + 2
+                && offset_of!(Position, halfmove) == SIDE + 3
+                && offset_of!(Position, fullmove) == SIDE + 4
+                && offset_of!(Position, hash) == SIDE + 6
                 && offset_of!(Position, lists) == 128
         );
         const fn neg_lo(x: usize) -> u8 {
@@ -850,8 +865,12 @@ impl Position {
                 "    st X+, r18",
                 "    ldd r18, Z+{u_ep}",
                 "    st X+, r18",
-                // (Made unhashed: nothing more to restore.)
                 "    ldd r19, Z+{u_cslot}",
+                "    clr r18",
+                "    sbrc r19, 5",
+                "    ldi r18, 1",
+                "    st X+, r18",
+                // (Made unhashed: nothing more to restore.)
                 "    sbrc r19, 6",
                 "    rjmp 23f",
                 "    ldd r18, Z+{u_hm}",
@@ -1069,6 +1088,8 @@ impl Position {
             halfmove: self.halfmove,
             hash: self.hash,
         };
+        // (Not restored: 0, not known, is always safe.)
+        self.checked = 0;
         self.history.push(self.hash);
         let mut h = self.hash;
         if self.ep_capturable() {

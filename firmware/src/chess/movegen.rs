@@ -65,13 +65,20 @@ const DONE: u8 = 17;
 
 #[cfg(not(target_arch = "avr"))]
 const CAPTURES_ONLY: u8 = 1;
+/// The AVR's (bit 0, the host's captures mode): the side to move is in
+/// check ([`Position::checked`]), so an officer's quiet moves that land
+/// on no line from our king, which cannot be legal, are left out (with
+/// [`DIRECT_CHECKS`]' walk, our king its target). Only in a generator
+/// without captures ([`MoveGen::without_captures`]) and not restricted to
+/// checks; [`MoveGen::restrict_to_checks`] drops it.
+#[cfg(target_arch = "avr")]
+const EVASIONS: u8 = 1;
 const SINGLE_PIECE: u8 = 2;
 /// `IN_CHECK` below is valid (computed on the first `next_legal`).
 const CHECK_KNOWN: u8 = 4;
 const IN_CHECK: u8 = 8;
 /// Knights and sliders yield only quiet moves to squares from which they
 /// would attack the enemy king if the line were clear.
-#[cfg(not(target_arch = "avr"))]
 const DIRECT_CHECKS: u8 = 16;
 /// Only the quiet moves that may give check or push a pawn to the 7th
 /// ([`MoveGen::restrict_to_checks`]).
@@ -180,6 +187,12 @@ impl MoveGen {
     /// Castling is dropped, and so are the captures of the filtered men.
     /// The order of the moves left is unchanged.
     pub fn restrict_to_checks(&mut self) {
+        // The man being expanded under EVASIONS keeps all its moves
+        // from here on, as any would.
+        #[cfg(target_arch = "avr")]
+        if self.flags & EVASIONS != 0 {
+            self.flags &= !(EVASIONS | DIRECT_CHECKS);
+        }
         self.flags |= CHECKS_ONLY;
     }
 
@@ -429,6 +442,23 @@ impl MoveGen {
                 "    cpi r22, 0xFF",
                 "    brne 11f",
                 "    rjmp 81f",
+                // A man starting: CHECKS_ONLY's filter (70), else
+                // EVASIONS': an officer but the king only to a square on
+                // a line from our king, the only quiet moves that can be
+                // legal in check (all of them for the others).
+                "18: tst r19",
+                "    brne 13f",
+                "    cpi r20, 0xFF",
+                "    brne 13f",
+                "    sbrc r21, 5",
+                "    rjmp 70f",
+                "    andi r21, 0xEF",
+                "    cpi r23, 1",
+                "    breq 19f",
+                "    cpi r23, 6",
+                "    breq 19f",
+                "    ori r21, 0x10",
+                "19: rjmp 76f",
                 "11: movw r30, r24",
                 "    add r30, r22",
                 "    adc r31, r1",
@@ -436,34 +466,39 @@ impl MoveGen {
                 "    andi r23, 0x0F",
                 "    sbrc r21, 7",
                 "    subi r23, 6",
-                // A man starting under CHECKS_ONLY: its filter first.
-                "12: sbrs r21, 5",
-                "    rjmp 13f",
-                "    tst r19",
-                "    brne 13f",
-                "    cpi r20, 0xFF",
-                "    brne 13f",
-                "    rjmp 70f",
+                // A man starting under CHECKS_ONLY or EVASIONS: its
+                // filter first.
+                "12: mov r30, r21",
+                "    andi r30, {filters}",
+                "    brne 18b",
                 "13: cpi r23, 1",
                 "    brne 14f",
                 "    rjmp 60f",
                 // An officer; under DIRECT_CHECKS the slot waits in the
-                // generator, r18 the enemy king + 0x77, r19 the reach.
+                // generator, r18 the enemy king + 0x77, r19 the reach
+                // (under EVASIONS our king and any line).
                 "14: sbrs r21, 4",
                 "    rjmp 15f",
                 "    std Y+{slot}, r18",
+                "    movw r30, r24",
+                "    subi r30, 0x80",
+                "    sbci r31, 0xFF",
+                "    sbrc r21, 0",
+                "    rjmp 6f",
+                "    sbrs r21, 7",
+                "    adiw r30, 16",
+                "    ld r18, Z",
                 "    ldi r30, lo8({reach})",
                 "    ldi r31, hi8({reach})",
                 "    add r30, r23",
                 "    adc r31, r1",
                 "    lpm r26, Z",
-                "    movw r30, r24",
-                "    subi r30, 0x80",
-                "    sbci r31, 0xFF",
-                "    sbrs r21, 7",
+                "    rjmp 7f",
+                "6:  sbrc r21, 7",
                 "    adiw r30, 16",
                 "    ld r18, Z",
-                "    subi r18, 0x89",
+                "    ldi r26, {line}",
+                "7:  subi r18, 0x89",
                 // Z the direction's entry in RAYS: from the generator's
                 // step, or RAY_START's for a man starting.
                 "15: tst r19",
@@ -875,7 +910,16 @@ impl MoveGen {
                 "    ori r21, 0x80",
                 "    sbrc r22, 0",
                 "    subi r18, 0xF0",
-                "    std Y+{flags}, r21",
+                // In check (as `in_check_after` noted), a generator of
+                // quiet moves not restricted to checks: EVASIONS.
+                "    ldd r22, Z+{chk}",
+                "    sbrs r22, 0",
+                "    rjmp 5f",
+                "    sbrc r21, 6",
+                "    sbrc r21, 5",
+                "    rjmp 5f",
+                "    ori r21, {evasions}",
+                "5:  std Y+{flags}, r21",
                 "    rjmp 2b",
                 "3:  rjmp 90b",
                 // A move: the state back.
@@ -898,6 +942,9 @@ impl MoveGen {
                 castling = const CASTLING,
                 done = const DONE,
                 no_castling = const CHECKS_ONLY | NO_CAPTURES,
+                filters = const CHECKS_ONLY | EVASIONS,
+                evasions = const EVASIONS,
+                chk = const offset_of!(Position, checked) - SIDE,
                 geometry = sym super::attacks::GEOMETRY,
                 reach = sym super::attacks::REACH,
                 line = const super::attacks::LINE,
@@ -1488,6 +1535,45 @@ mod tests {
             return false;
         }
         pos.generates(m, pos.board[from as usize + 8])
+    }
+
+    /// `checked` (which the AVR's generator trusts) is cleared by every
+    /// make, set by `in_check_after` to the truth, and restored by unmake,
+    /// hashed or not; an unhashed make and its take-back leave the hash,
+    /// clocks and history as they were.
+    #[test]
+    fn checked_follows_make_in_check_after_and_unmake() {
+        let fens = [
+            crate::chess::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut checks = 0;
+        for fen in fens {
+            crate::chess::random_game(fen, 60, &mut seed, |pos| {
+                let mut p = pos.clone();
+                p.checked = p.in_check() as u8;
+                let before = (p.checked, p.hash(), p.halfmove_clock(), p.fullmove_number(), p.history().len());
+                let mut gen = MoveGen::new();
+                let mut i = 0;
+                while let Some(m) = gen.next_legal(pos) {
+                    let mut undo = super::super::Undo::EMPTY;
+                    p.make_move_into(m, &mut undo, i % 2 == 0);
+                    assert_eq!(p.checked, 0);
+                    let c = p.in_check_after(m);
+                    assert_eq!(c, p.in_check(), "{m:?}");
+                    assert_eq!(p.checked, c as u8);
+                    checks += c as u32;
+                    p.unmake_move(m, &undo);
+                    let after = (p.checked, p.hash(), p.halfmove_clock(), p.fullmove_number(), p.history().len());
+                    assert_eq!(after, before, "{m:?}");
+                    assert!(p.is_consistent());
+                    i += 1;
+                }
+            });
+        }
+        assert!(checks > 20, "{checks}");
     }
 
     /// The AVR walk's direction lists are the host's.

@@ -10,8 +10,8 @@
 //! knights, pawns, so generation tries the heavy pieces first; a promoted
 //! pawn keeps its slot.
 //!
-//! RAM on the AVR (alignment 1): 185 bytes of position (16 of them the pawn
-//! files the evaluation reads) plus the 402-byte hash history = 587 bytes.
+//! RAM on the AVR (alignment 1): 186 bytes of position (16 of them the pawn
+//! files the evaluation reads) plus the 402-byte hash history = 588 bytes.
 //! Castling rights are not stored: a right exists while the king and that
 //! rook stand unmoved on their home squares.
 
@@ -39,6 +39,12 @@ pub struct Position {
     pub(super) lists: [[Square; 16]; 2],
     pub(super) side: Color,
     pub(super) ep: Square,
+    /// 1 if the side to move is known to be in check: set by
+    /// [`Position::in_check_after`] right after the move that led here,
+    /// cleared by every make (0 = not known), restored by unmake. The
+    /// AVR's generator then leaves out the quiet officer moves that
+    /// cannot be legal (see `MoveGen::next_avr`).
+    pub(super) checked: u8,
     pub(super) halfmove: u8,
     pub(super) fullmove: u16,
     pub(super) hash: u32,
@@ -75,6 +81,7 @@ impl Position {
             lists: [[NO_SQUARE; 16]; 2],
             side: Color::White,
             ep: NO_SQUARE,
+            checked: 0,
             halfmove: 0,
             fullmove: 1,
             hash: 0,
@@ -101,6 +108,7 @@ impl Position {
         self.lists = [[NO_SQUARE; 16]; 2];
         self.side = Color::White;
         self.ep = NO_SQUARE;
+        self.checked = 0;
         self.halfmove = 0;
         self.fullmove = 1;
         self.hash = 0;
