@@ -225,16 +225,23 @@ impl Position {
         }
         #[cfg(not(target_arch = "avr"))]
         {
-            let r = if m.is(MoveKind::Castle) || m.is(MoveKind::EnPassant) {
-                self.in_check()
+            // The note: the checker | 8, 0 if none or not known.
+            let (r, note) = if m.is(MoveKind::Castle) || m.is(MoveKind::EnPassant) {
+                (self.in_check(), 0)
             } else {
                 let king = self.king_square(self.side);
                 let to = m.to();
                 let by = self.side.other();
                 let code = self.board[(to & 0x7F) as usize] & CODE_MASK;
-                self.attacks_king(code, to, king, by, NO_SQUARE) || self.uncovers(king, m.from(), NO_SQUARE, by)
+                if self.attacks_king(code, to, king, by, NO_SQUARE) {
+                    (true, to | 8)
+                } else if self.uncovers(king, m.from(), NO_SQUARE, by) {
+                    (true, self.scan(king, m.from(), NO_SQUARE) | 8)
+                } else {
+                    (false, 0)
+                }
             };
-            self.checked = r as u8;
+            self.checked = note;
             r
         }
     }
@@ -273,6 +280,7 @@ impl Position {
                 "    call {in_check}",
                 "    pop r31",
                 "    pop r30",
+                "    clr r23",
                 "    rjmp 97f",
                 "1:  movw r30, r24",
                 "    subi r30, 0x80",
@@ -361,16 +369,23 @@ impl Position {
                 "    mov r22, r18",
                 "    ldi r18, 0x80",
                 "    call {uncovers_along}",
+                "    sbrc r19, 0",
+                "    mov r23, r22",
                 "    rjmp 96f",
                 "80: clr r19",
                 "    rjmp 96f",
                 "90: ldi r19, 1",
-                // The answer (r19) into `checked` too.
+                // The answer (r19), and the checker (r23: the man on
+                // `to`, or the slider uncovered, where uncovers_along
+                // stopped) | 8 into `checked` if in check, else 0.
                 "96: movw r30, r24",
                 "    mov r24, r19",
+                "    ori r23, 8",
+                "    sbrs r19, 0",
+                "    clr r23",
                 "97: subi r30, {chk_nlo}",
                 "    sbci r31, {chk_nhi}",
-                "    st Z, r24",
+                "    st Z, r23",
                 side_l = const SIDE - 128,
                 chk_nlo = const (offset_of!(Position, checked) as u16).wrapping_neg() as u8,
                 chk_nhi = const ((offset_of!(Position, checked) as u16).wrapping_neg() >> 8) as u8,

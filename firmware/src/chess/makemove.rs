@@ -18,8 +18,9 @@ pub struct Undo {
     /// Board byte of the captured man, 0 if none.
     captured: u8,
     /// Piece-list slot of the captured man (low nibble), [`FULLMOVE_BUMPED`],
-    /// [`NO_HISTORY`] and [`WAS_CHECKED`].
+    /// [`NO_HISTORY`] and [`EP_KEPT`].
     captured_slot: u8,
+    /// The en-passant square, or (see [`EP_KEPT`]) the in-check note.
     ep: Square,
     halfmove: u8,
     hash: u32,
@@ -52,9 +53,12 @@ const FULLMOVE_BUMPED: u8 = 0x80;
 /// it reads them), and its take-back restores none of them.
 const NO_HISTORY: u8 = 0x40;
 
-/// Flag in `Undo::captured_slot`: [`Position::checked`] was set before
-/// the move (every make clears it; unmake restores it).
-const WAS_CHECKED: u8 = 0x20;
+/// Flag in `Undo::captured_slot`: `Undo::ep` is the en-passant square
+/// before the move. Without it (the AVR's assembly make, which takes
+/// only moves made with no en-passant square) it is the former
+/// [`Position::checked`] (every make clears it; unmake restores it, or
+/// leaves it 0, not known, after a move with the flag).
+const EP_KEPT: u8 = 0x20;
 
 crate::progmem! {
     /// By file: 1 on the files of the king and rooks at home (a, e, h).
@@ -292,7 +296,13 @@ impl Position {
                 "    std Z+{u_h2}, r18",
                 "    std Z+{u_h3}, r19",
                 "    clr r17",
-                "19: ldi r18, 0xFF",
+                // The in-check note into the undo record's ep (there was
+                // no en-passant square), cleared.
+                "19: movw r26, r24",
+                "    subi r26, {chk_nlo}",
+                "    sbci r27, {chk_nhi}",
+                "    ld r18, X",
+                "    st X, r1",
                 "    std Z+{u_ep}, r18",
                 // The board: the mover off `from`, onto `to` with its slot.
                 "    movw r26, r24",
@@ -345,11 +355,6 @@ impl Position {
                 "24: ldi r18, 1",
                 "    eor r18, r0",
                 "    st Z, r18",
-                // The in-check note into the undo record, cleared.
-                "    ldd r18, Z+{chk}",
-                "    std Z+{chk}, r1",
-                "    sbrc r18, 0",
-                "    ori r17, {was_checked}",
                 // T: a pawn moved (code 1 or 7).
                 "    clt",
                 "    mov r18, r19",
@@ -594,8 +599,8 @@ impl Position {
                 moved_flag = const MOVED,
                 bumped = const FULLMOVE_BUMPED,
                 no_history = const NO_HISTORY,
-                was_checked = const WAS_CHECKED,
-                chk = const offset_of!(Position, checked) - SIDE,
+                chk_nlo = const neg_lo(offset_of!(Position, checked)),
+                chk_nhi = const neg_hi(offset_of!(Position, checked)),
                 toggle = sym super::position::toggle_pawn_avr,
                 toggle2 = sym super::position::toggle_pawn_pair_avr,
                 ckeys = sym super::zobrist::CASTLE_KEYS,
@@ -640,7 +645,7 @@ impl Position {
         let slot = self.board[from as usize + 8];
         undo.moved = moved;
         undo.captured = EMPTY;
-        undo.captured_slot = self.checked << 5;
+        undo.captured_slot = EP_KEPT;
         self.checked = 0;
         undo.ep = self.ep;
         undo.halfmove = self.halfmove;
@@ -748,8 +753,13 @@ impl Position {
         let from = m.from();
         let to = m.to();
 
-        self.ep = undo.ep;
-        self.checked = (undo.captured_slot & WAS_CHECKED != 0) as u8;
+        if undo.captured_slot & EP_KEPT != 0 {
+            self.ep = undo.ep;
+            self.checked = 0;
+        } else {
+            self.ep = NO_SQUARE;
+            self.checked = undo.ep;
+        }
         if undo.captured_slot & NO_HISTORY == 0 {
             self.history.pop();
             self.halfmove = undo.halfmove;
@@ -863,12 +873,15 @@ impl Position {
                 "    ldi r18, 1",
                 "    eor r18, r0",
                 "    st X+, r18",
+                // ep and the in-check note (see EP_KEPT).
+                "    ldd r19, Z+{u_cslot}",
+                "    ldi r18, 0xFF",
+                "    sbrc r19, 5",
                 "    ldd r18, Z+{u_ep}",
                 "    st X+, r18",
-                "    ldd r19, Z+{u_cslot}",
                 "    clr r18",
-                "    sbrc r19, 5",
-                "    ldi r18, 1",
+                "    sbrs r19, 5",
+                "    ldd r18, Z+{u_ep}",
                 "    st X+, r18",
                 // (Made unhashed: nothing more to restore.)
                 "    sbrc r19, 6",
@@ -1088,8 +1101,8 @@ impl Position {
             halfmove: self.halfmove,
             hash: self.hash,
         };
-        // (Not restored: 0, not known, is always safe.)
-        self.checked = 0;
+        // (`checked` is 0: it is set only in check, where no null move
+        // is made.)
         self.history.push(self.hash);
         let mut h = self.hash;
         if self.ep_capturable() {
