@@ -225,7 +225,9 @@ impl Position {
         }
         #[cfg(not(target_arch = "avr"))]
         {
-            // The note: the checker | 8, 0 if none or not known.
+            // The note: the GEOMETRY entry of the checker towards the
+            // king (for a slider uncovered, the king's towards `from`
+            // reversed: direction index ^ 3), 0 if none or not known.
             let (r, note) = if m.is(MoveKind::Castle) || m.is(MoveKind::EnPassant) {
                 (self.in_check(), 0)
             } else {
@@ -234,9 +236,9 @@ impl Position {
                 let by = self.side.other();
                 let code = self.board[(to & 0x7F) as usize] & CODE_MASK;
                 if self.attacks_king(code, to, king, by, NO_SQUARE) {
-                    (true, to | 8)
+                    (true, geometry_entry(to, king))
                 } else if self.uncovers(king, m.from(), NO_SQUARE, by) {
-                    (true, self.scan(king, m.from(), NO_SQUARE) | 8)
+                    (true, geometry_entry(king, m.from()) ^ 0x30)
                 } else {
                     (false, 0)
                 }
@@ -325,23 +327,24 @@ impl Position {
                 "12: brsh 20f",
                 "11: andi r21, {line}",
                 "    breq 90f",
-                // scan(): the first man from `to` towards the king.
-                "    swap r20",
-                "    andi r20, 0x0F",
-                "    ldi r30, lo8({directions})",
-                "    ldi r31, hi8({directions})",
-                "    add r30, r20",
-                "    adc r31, r1",
+                // scan(): the first man from `to` towards the king
+                // (r20, the entry, kept for the note).
+                "    mov r30, r20",
+                "    swap r30",
+                "    andi r30, 0x0F",
+                "    clr r31",
+                "    subi r30, lo8(-({directions}))",
+                "    sbci r31, hi8(-({directions}))",
                 "    lpm r21, Z",
                 "    mov r26, r23",
                 "13: add r26, r21",
-                "    mov r20, r26",
-                "    andi r20, 0x7F",
+                "    mov r27, r26",
+                "    andi r27, 0x7F",
                 "    movw r30, r24",
-                "    add r30, r20",
+                "    add r30, r27",
                 "    adc r31, r1",
-                "    ld r20, Z",
-                "    tst r20",
+                "    ld r27, Z",
+                "    tst r27",
                 "    breq 13b",
                 "    cp r26, r18",
                 "    breq 90f",
@@ -360,22 +363,25 @@ impl Position {
                 "    sbrs r19, 0",
                 "    set",
                 "    mov r19, r20",
+                "    mov r23, r20",
                 "    mov r20, r22",
                 "    mov r22, r18",
                 "    ldi r18, 0x80",
                 "    call {uncovers_along}",
                 "    sbrs r19, 0",
                 "    rjmp 80f",
-                "    mov r23, r22",
-                // In check: the checker (r23: the man on `to`, or the
-                // slider uncovered, where uncovers_along stopped) | 8
-                // into `checked`. (Else it stays 0, as make left it;
-                // castling and en passant leave it so too.)
+                // (The slider's entry towards the king: the king's
+                // towards `from`, the direction reversed, index ^ 3.)
+                "    ldi r20, 0x30",
+                "    eor r20, r23",
+                // In check: the GEOMETRY entry of the checker towards
+                // the king (r20: of `to`, or of the slider uncovered)
+                // into `checked`, never 0. (Else it stays 0, as make
+                // left it; castling and en passant leave it so too.)
                 "90: movw r30, r24",
-                "    ori r23, 8",
                 "    subi r30, {chk_nlo}",
                 "    sbci r31, {chk_nhi}",
-                "    st Z, r23",
+                "    st Z, r20",
                 "    ldi r24, 1",
                 "    rjmp 99f",
                 "80: clr r24",

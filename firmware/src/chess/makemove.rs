@@ -1103,6 +1103,7 @@ impl Position {
         };
         // (`checked` is 0: it is set only in check, where no null move
         // is made.)
+        debug_assert!(self.checked == 0, "null move in check");
         self.history.push(self.hash);
         let mut h = self.hash;
         if self.ep_capturable() {

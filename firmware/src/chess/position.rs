@@ -39,12 +39,12 @@ pub struct Position {
     pub(super) lists: [[Square; 16]; 2],
     pub(super) side: Color,
     pub(super) ep: Square,
-    /// The side to move is in check by the man on this square | 8, or 0
-    /// (not in check, or not known): set by [`Position::in_check_after`]
-    /// right after the move that led here, cleared by every make,
-    /// restored by unmake (or left 0). The AVR's generator then leaves
-    /// out quiet officer moves that cannot be legal (see
-    /// `MoveGen::next_avr`).
+    /// The side to move is in check: the GEOMETRY entry of the checker
+    /// towards the king (never 0); or 0, not in check or not known. Set
+    /// by [`Position::in_check_after`] right after the move that led
+    /// here, cleared by every make, restored by unmake (or left 0). The
+    /// AVR's generator then leaves out quiet moves that cannot be legal
+    /// (see `MoveGen::next_avr`).
     pub(super) checked: u8,
     pub(super) halfmove: u8,
     pub(super) fullmove: u16,
