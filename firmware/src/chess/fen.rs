@@ -109,14 +109,20 @@ impl Position {
     fn parse_fen(&mut self, fen: &[u8]) -> Result<(), FenError> {
         let mut fields: [&[u8]; 6] = [&[]; 6];
         let mut n = 0;
-        for f in fen
-            .split(|b| b.is_ascii_whitespace())
-            .filter(|f| !f.is_empty())
-        {
+        let mut rest = fen;
+        loop {
+            let start = rest.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(rest.len());
+            rest = &rest[start..];
+            if rest.is_empty() {
+                break;
+            }
+            let len = rest.iter().position(|b| b.is_ascii_whitespace()).unwrap_or(rest.len());
             if n == 6 {
                 return Err(FenError::TrailingData);
             }
+            let (f, tail) = rest.split_at(len);
             fields[n] = f;
+            rest = tail;
             n += 1;
         }
         if n < 4 || n == 5 {
@@ -204,13 +210,13 @@ impl Position {
         }
 
         for color in [Color::White, Color::Black] {
-            let mut next_slot = 1usize;
-            let mut pawns = 0;
+            let mut next_slot = 1u8;
+            let mut pawns = 0u8;
             for k in 0..6 {
                 let kind = LIST_ORDER.get(k);
                 if kind == PAWN {
                     // Pawns are listed last: the officers end here.
-                    self.officer_end[color.index()] = next_slot as u8;
+                    self.officer_end[color.index()] = next_slot;
                 }
                 let code = make_piece(color, kind);
                 for i in 0..64 {
@@ -219,7 +225,7 @@ impl Position {
                         continue;
                     }
                     let slot = if kind == KING {
-                        if self.lists[color.index()][0] != NO_SQUARE {
+                        if self.king_square(color) != NO_SQUARE {
                             return Err(FenError::TooManyKings);
                         }
                         0
@@ -237,11 +243,11 @@ impl Position {
                         }
                         self.toggle_pawn(color, sq);
                     }
-                    self.lists[color.index()][slot] = sq;
-                    self.board[sq as usize + 8] = slot as u8;
+                    *self.list_at_mut(color, slot) = sq;
+                    self.board[sq as usize + 8] = slot;
                 }
             }
-            if self.lists[color.index()][0] == NO_SQUARE {
+            if self.king_square(color) == NO_SQUARE {
                 return Err(FenError::MissingKing);
             }
         }
