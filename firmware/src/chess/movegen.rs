@@ -1161,30 +1161,26 @@ impl MoveGen {
         }
         let rook = make_piece(us, ROOK);
         let them = us.other();
-        let b = |sq: Square| pos.board[sq as usize];
         while self.step < 2 {
-            let side = self.step;
+            // Kingside: two squares between king and rook; queenside three.
+            let dir = if self.step == 0 { 1u8 } else { 0xFF };
             self.step += 1;
-            let ok = if side == 0 {
-                b(home + 3) == rook && b(home + 1) == EMPTY && b(home + 2) == EMPTY
-            } else {
-                b(home - 4) == rook
-                    && b(home - 1) == EMPTY
-                    && b(home - 2) == EMPTY
-                    && b(home - 3) == EMPTY
-            };
-            if !ok || pos.is_square_attacked(home, them) {
+            let rook_sq = if dir == 1 { home + 3 } else { home - 4 };
+            if pos.board[rook_sq as usize] != rook {
                 continue;
             }
-            let (pass, to) = if side == 0 {
-                (home + 1, home + 2)
-            } else {
-                (home - 1, home - 2)
-            };
+            let mut sq = home.wrapping_add(dir);
+            while sq != rook_sq && pos.board[sq as usize] == EMPTY {
+                sq = sq.wrapping_add(dir);
+            }
+            if sq != rook_sq || pos.is_square_attacked(home, them) {
+                continue;
+            }
+            let pass = home.wrapping_add(dir);
             if pos.is_square_attacked(pass, them) {
                 continue;
             }
-            return Some(Move::new(home, to, MoveKind::Castle, false));
+            return Some(Move::new(home, pass.wrapping_add(dir), MoveKind::Castle, false));
         }
         None
     }
