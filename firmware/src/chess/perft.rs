@@ -11,21 +11,22 @@ impl Position {
     /// could not count that far anyway.
     #[cfg_attr(target_arch = "avr", optimize(size))]
     pub fn perft(&mut self, depth: u8) -> u32 {
+        if depth == 0 {
+            return 1;
+        }
         let mut gen = MoveGen::new();
         let mut nodes = 0u32;
-        if depth <= 1 {
-            if depth == 0 {
-                return 1;
-            }
-            while gen.next_legal(self).is_some() {
-                nodes += 1;
-            }
-            return nodes;
-        }
         while let Some(m) = gen.next_legal(self) {
-            let undo = self.make_move(m);
-            nodes = nodes.saturating_add(self.perft(depth - 1));
-            self.unmake_move(m, &undo);
+            // One loop for both: the last ply counts its moves unplayed.
+            let n = if depth == 1 {
+                1
+            } else {
+                let undo = self.make_move(m);
+                let n = self.perft(depth - 1);
+                self.unmake_move(m, &undo);
+                n
+            };
+            nodes = nodes.saturating_add(n);
         }
         nodes
     }
