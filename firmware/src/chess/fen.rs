@@ -315,10 +315,8 @@ impl Position {
 
     /// Writes the FEN of the position into `buf`; returns its length.
     pub fn write_fen(&self, buf: &mut [u8]) -> Result<usize, BufferTooSmall> {
-        let mut codes = [0u8; 64];
-        for (i, c) in codes.iter_mut().enumerate() {
-            *c = self.board[from_index64(i as u8) as usize] & CODE_MASK;
-        }
+        let codes: [u8; 64] =
+            core::array::from_fn(|i| self.board[from_index64(i as u8) as usize] & CODE_MASK);
         let mut w = Writer::new(buf);
         w.head(&codes, self.side == Color::White, self.castle_rights());
         if self.ep == NO_SQUARE {
