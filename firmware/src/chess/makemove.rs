@@ -98,6 +98,7 @@ pub fn victim_square(m: Move) -> Square {
 impl Position {
     /// Plays pseudo-legal move `m` (from the generator or checked with
     /// [`Position::is_pseudo_legal`]) and returns what undoes it.
+    #[inline(always)]
     pub fn make_move(&mut self, m: Move) -> Undo {
         // All zeros (every field is overwritten): `Undo::EMPTY` would be a
         // 9-byte constant copied into RAM at boot.
