@@ -713,7 +713,7 @@ impl Position {
     /// square, `skip` counting as empty.
     #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
-    fn scan(&self, a: Square, b: Square, skip: Square) -> Square {
+    pub(super) fn scan(&self, a: Square, b: Square, skip: Square) -> Square {
         let dir = direction(a, b);
         let mut s = a;
         loop {
