@@ -192,7 +192,7 @@ impl Position {
                     if kind_of(code) == PAWN && (rank == 0 || rank == 7) {
                         return Err(FenError::PawnOnBackRank);
                     }
-                    let sq = square(file, rank);
+                    let sq = square(file, rank) & 0x77;
                     self.board[sq as usize] = if on_home_square(code, sq) {
                         code
                     } else {
@@ -304,9 +304,9 @@ impl Position {
         };
         let pawn = make_piece(self.side.other(), PAWN);
         if rank_of(sq) != rank
-            || self.board[sq as usize] != EMPTY
-            || self.board[origin as usize] != EMPTY
-            || self.board[pawn_sq as usize] & CODE_MASK != pawn
+            || self.board[(sq & 0x7F) as usize] != EMPTY
+            || self.board[(origin & 0x7F) as usize] != EMPTY
+            || self.board[(pawn_sq & 0x7F) as usize] & CODE_MASK != pawn
         {
             return Err(FenError::BadEpSquare);
         }

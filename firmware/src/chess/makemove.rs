@@ -702,6 +702,8 @@ impl Position {
 
         if m.is(MoveKind::Castle) {
             let (rf, rt) = castling_rook(from, to);
+            // (On the board: no bounds checks below.)
+            let (rf, rt) = (rf & 0x77, rt & 0x77);
             let rb = self.board[rf as usize];
             let rs = self.board[rf as usize + 8];
             self.board[rf as usize] = EMPTY;

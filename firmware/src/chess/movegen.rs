@@ -276,7 +276,7 @@ impl MoveGen {
             self.promos -= 1;
             let from = pos.list_at(pos.side, self.slot);
             let to = self.ray;
-            let capture = pos.board[to as usize] != EMPTY;
+            let capture = pos.board[(to & 0x7F) as usize] != EMPTY;
             let kind = promotion_kind(KNIGHT + self.promos);
             return Move::new(from, to, kind, capture).0;
         }
@@ -1216,11 +1216,11 @@ impl MoveGen {
             let dir = if self.step == 0 { 1u8 } else { 0xFF };
             self.step += 1;
             let rook_sq = if dir == 1 { home + 3 } else { home - 4 };
-            if pos.board[rook_sq as usize] != rook {
+            if pos.board[(rook_sq & 0x7F) as usize] != rook {
                 continue;
             }
             let mut sq = home.wrapping_add(dir);
-            while sq != rook_sq && pos.board[sq as usize] == EMPTY {
+            while sq != rook_sq && pos.board[(sq & 0x7F) as usize] == EMPTY {
                 sq = sq.wrapping_add(dir);
             }
             if sq != rook_sq || pos.is_square_attacked(home, them) {

@@ -73,7 +73,7 @@ impl Position {
                 if sq == NO_SQUARE {
                     continue;
                 }
-                match kind_of(self.board[sq as usize]) {
+                match kind_of(self.board[(sq & 0x7F) as usize]) {
                     KNIGHT => {
                         knights += 1;
                         minors += 1;
