@@ -815,7 +815,19 @@ impl MoveGen {
                 "    subi r30, 0x20",
                 "    cpi r30, 0x20",
                 "    brsh 71f",
-                "    mov r30, r26",
+                // (Under CHECKS_EXACT three ranks below only on its
+                // first rank: a single push cannot check.)
+                "    sbrs r21, 3",
+                "    rjmp 78f",
+                "    cpi r30, 0x10",
+                "    brne 78f",
+                "    mov r31, r22",
+                "    sbrc r21, 7",
+                "    com r31",
+                "    andi r31, 0x70",
+                "    cpi r31, 0x10",
+                "    brne 71f",
+                "78: mov r30, r26",
                 "    andi r30, 7",
                 "    mov r31, r22",
                 "    andi r31, 7",
@@ -1086,7 +1098,13 @@ impl MoveGen {
         self.flags &= !DIRECT_CHECKS;
         if kind == PAWN {
             let rank = if us == Color::White { rank_of(from) } else { 7 - rank_of(from) };
-            checks |= rank >= 5 && self.flags & CHECKS_EXACT == 0;
+            if self.flags & CHECKS_EXACT != 0 {
+                // Three ranks below the king only a double push checks.
+                let up = if us == Color::White { rank_of(king) } else { 7 - rank_of(king) }.wrapping_sub(rank);
+                checks &= up != 3 || rank == 1;
+            } else {
+                checks |= rank >= 5;
+            }
         } else {
             self.flags |= DIRECT_CHECKS;
         }
