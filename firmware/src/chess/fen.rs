@@ -373,24 +373,22 @@ impl<'a> Writer<'a> {
     /// [`Position::write_fen`] and the position editor.
     #[inline(never)]
     pub(crate) fn head(&mut self, codes: &[u8; 64], white: bool, rights: u8) {
-        for rank in (0..8u8).rev() {
-            let mut gap = 0;
-            for file in 0..8u8 {
-                let c = codes[(rank * 8 + file) as usize];
-                if c == EMPTY {
-                    gap += 1;
-                    continue;
-                }
-                if gap > 0 {
-                    self.put(b'0' + gap);
-                    gap = 0;
-                }
+        // One loop over the 64 squares, rank 8 first (index ^ 0x38).
+        let mut gap = 0u8;
+        for i in 0..64u8 {
+            let c = codes[(i ^ 0x38) as usize];
+            let rank_end = i & 7 == 7;
+            if c == EMPTY {
+                gap += 1;
+            }
+            if gap > 0 && (c != EMPTY || rank_end) {
+                self.put(b'0' + gap);
+                gap = 0;
+            }
+            if c != EMPTY {
                 self.put(piece_char(c));
             }
-            if gap > 0 {
-                self.put(b'0' + gap);
-            }
-            if rank > 0 {
+            if rank_end && i != 63 {
                 self.put(b'/');
             }
         }
@@ -400,15 +398,16 @@ impl<'a> Writer<'a> {
         if rights == 0 {
             self.put(b'-');
         }
-        for (bit, ch) in [
-            (WHITE_KINGSIDE, b'K'),
-            (WHITE_QUEENSIDE, b'Q'),
-            (BLACK_KINGSIDE, b'k'),
-            (BLACK_QUEENSIDE, b'q'),
-        ] {
-            if rights & bit != 0 {
+        // The rights' bits are K, Q, k, q from bit 0 up.
+        const _: () = assert!(
+            WHITE_KINGSIDE == 1 && WHITE_QUEENSIDE == 2 && BLACK_KINGSIDE == 4 && BLACK_QUEENSIDE == 8
+        );
+        let mut bits = rights;
+        for ch in [b'K', b'Q', b'k', b'q'] {
+            if bits & 1 != 0 {
                 self.put(ch);
             }
+            bits >>= 1;
         }
         self.put(b' ');
     }
