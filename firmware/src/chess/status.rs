@@ -68,22 +68,21 @@ impl Position {
         let mut minors = 0u8;
         let mut knights = 0u8;
         let mut bishop_colours = 0u8;
-        for list in &self.lists {
-            for &sq in list.iter().skip(1) {
-                if sq == NO_SQUARE {
-                    continue;
+        // Both lists in one walk, the kings (slot 0) left out.
+        for (i, &sq) in self.lists.as_flattened().iter().enumerate() {
+            if i & 15 == 0 || sq == NO_SQUARE {
+                continue;
+            }
+            match kind_of(self.board[(sq & 0x7F) as usize]) {
+                KNIGHT => {
+                    knights += 1;
+                    minors += 1;
                 }
-                match kind_of(self.board[(sq & 0x7F) as usize]) {
-                    KNIGHT => {
-                        knights += 1;
-                        minors += 1;
-                    }
-                    BISHOP => {
-                        minors += 1;
-                        bishop_colours |= 1 << square_colour(sq);
-                    }
-                    _ => return false,
+                BISHOP => {
+                    minors += 1;
+                    bishop_colours |= 1 << square_colour(sq);
                 }
+                _ => return false,
             }
         }
         minors <= 1 || (knights == 0 && bishop_colours != 3)
