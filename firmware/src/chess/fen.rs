@@ -60,12 +60,14 @@ crate::progmem! {
     static LIST_ORDER: [u8; 6] = [KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN];
 }
 
-/// Parses a decimal number without sign, at most `max`.
-fn parse_number(field: &[u8], max: u32) -> Option<u32> {
+/// Parses a decimal number without sign of at most six digits; `u32::MAX`
+/// (above any bound the callers test) for anything else. (An `Option`
+/// came back through memory.)
+fn parse_number(field: &[u8]) -> u32 {
     if field.len() > 6 {
-        return None;
+        return u32::MAX;
     }
-    crate::decimal::parse_u32(field).filter(|&n| n <= max)
+    crate::decimal::parse_u32(field).unwrap_or(u32::MAX)
 }
 
 /// True if the man on `sq` stands where it stood in the initial position
@@ -142,11 +144,16 @@ impl Position {
         self.ep = self.parse_ep(fields[3])?;
 
         if n == 6 {
-            self.halfmove = parse_number(fields[4], 255).ok_or(FenError::BadHalfmoveClock)? as u8;
-            self.fullmove = match parse_number(fields[5], 65535) {
-                Some(v) if v >= 1 => v as u16,
-                _ => return Err(FenError::BadFullmoveNumber),
-            };
+            let halfmove = parse_number(fields[4]);
+            if halfmove > 255 {
+                return Err(FenError::BadHalfmoveClock);
+            }
+            self.halfmove = halfmove as u8;
+            let fullmove = parse_number(fields[5]);
+            if fullmove == 0 || fullmove > 65535 {
+                return Err(FenError::BadFullmoveNumber);
+            }
+            self.fullmove = fullmove as u16;
         } else {
             self.halfmove = 0;
             self.fullmove = 1;
