@@ -54,7 +54,10 @@ impl HashHistory {
     /// Remembers `hash`; when full the oldest entry is overwritten.
     #[inline]
     pub fn push(&mut self, hash: u32) {
-        self.ring[self.head as usize] = hash;
+        // (`head` is always in range: a test, not a bounds-check panic.)
+        if let Some(slot) = self.ring.get_mut(self.head as usize) {
+            *slot = hash;
+        }
         self.head = if self.head as usize + 1 == HISTORY_LEN {
             0
         } else {
