@@ -96,7 +96,9 @@ const NO_CAPTURES: u8 = 64;
 /// line through it to the king is blocked anyway). The checks stage
 /// served only the checks; it tested each of the others exactly. (Bit
 /// 3, `IN_CHECK`'s, which only `next_legal` reads: the quiescence
-/// picker never calls it.)
+/// picker never calls it; `next_legal` on a [`MoveGen::quiet_checks`]
+/// would take the position for one in check. Clearing the bit there
+/// cost 8,000 cycles in `bench engine`, which calls `next_legal`.)
 const CHECKS_EXACT: u8 = IN_CHECK;
 /// [`MoveGen::walk`]'s answer: the filter of the man (kind in the low
 /// bits) is to be chosen.
