@@ -13,14 +13,14 @@
 //! The edited board lives in the UI (32 bytes, a nibble per square) until
 //! Done; castling rights survive while king and rook stay at home.
 
-use super::text::{self, put, Line, Msg};
+use super::text::{self, Line, Msg};
 use super::verify::PIECE_CHARS;
 use super::{pressed, updown, wrap, Out, Screen, Setup, Ui};
 use crate::board::Button;
 use crate::chess::piece::Color;
 use crate::chess::{Writer, FEN_MAX_LEN, WHITE_KINGSIDE, WHITE_QUEENSIDE, BLACK_KINGSIDE, BLACK_QUEENSIDE};
 use crate::display::Display;
-use crate::flash_str;
+use crate::word;
 use crate::game::{code_at, Game};
 use crate::keys::KeyEvent;
 use crate::tones::Sound;
@@ -171,21 +171,21 @@ impl Ui {
         let s = &self.setup;
         if self.screen == Screen::Edit {
             d.clear_row(0);
-            put(d, flash_str!(b"Square "));
+            word!(d, Square);
             d.put_char(b'a' + (s.square & 7));
             d.put_char(b'1' + (s.square >> 3));
-            put(d, flash_str!(b": "));
+            word!(d, Colon);
             put_piece(d, s.get(s.square));
             d.clear_row(1);
-            put(d, flash_str!(b"Put "));
+            word!(d, Put);
             put_piece(d, s.piece);
-            put(d, flash_str!(b"  ENTER=set"));
+            word!(d, EnterSet);
             return;
         }
         text::row(d, 0, Line::AnalyzeTitle);
         d.set_cursor(0, 12);
         d.put_u32(self.sel as u32 + 1, 0, b' ');
-        put(d, flash_str!(b"/5"));
+        word!(d, Of5);
         let line = match self.sel {
             0 => Line::AlterSquares,
             1 => Line::ClearBoard,
@@ -201,7 +201,7 @@ impl Ui {
 /// "wP", "bk" style: colour and piece letter, "--" for empty.
 fn put_piece(d: &mut Display, code: u8) {
     if code == 0 {
-        put(d, flash_str!(b"--"));
+        word!(d, Dashes2);
         return;
     }
     d.put_char(if code <= 6 { b'w' } else { b'b' });

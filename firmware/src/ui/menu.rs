@@ -9,11 +9,11 @@
 //! the game. Guess and Back act in place (ENTER again toggles / takes back
 //! one more move), so the menu stays open.
 
-use super::text::{self, put, Line, Msg};
+use super::text::{self, Line, Msg};
 use super::{pressed, updown, wrap, Out, Request, Screen, Ui};
 use crate::board::Button;
 use crate::display::Display;
-use crate::flash_str;
+use crate::word;
 use crate::engine::LEVEL_SECONDS;
 use crate::game::{Game, Opponent, TimeControl, LEVELS, LEVEL_TOURNAMENT};
 use crate::keys::KeyEvent;
@@ -39,25 +39,27 @@ pub enum MenuItem {
 
 pub const MENU_ITEMS: u8 = 12;
 
+// In flash as part of text::PACKED.
+pub(crate) const NAMES: [[u8; 8]; 12] = [
+    *b"Move    ", *b"Hint    ", *b"Level   ", *b"Guess   ", *b"Back    ", *b"Swap    ",
+    *b"Verify  ", *b"Analyze ", *b"Save    ", *b"Load    ", *b"New     ", *b"About   ",
+];
+pub(crate) const HELP: [[u8; 16]; 12] = [
+    *b"Back to the game",
+    *b"Suggest a move  ",
+    *b"                ",
+    *b"                ",
+    *b"Take back a move",
+    *b"Swap colours    ",
+    *b"List the men    ",
+    *b"Set up position ",
+    *b"Save to EEPROM  ",
+    *b"Load from EEPROM",
+    *b"Start a new game",
+    *b"About this game ",
+];
+
 crate::progmem! {
-    static NAMES: [[u8; 8]; 12] = [
-        *b"Move    ", *b"Hint    ", *b"Level   ", *b"Guess   ", *b"Back    ", *b"Swap    ",
-        *b"Verify  ", *b"Analyze ", *b"Save    ", *b"Load    ", *b"New     ", *b"About   ",
-    ];
-    static HELP: [[u8; 16]; 12] = [
-        *b"Back to the game",
-        *b"Suggest a move  ",
-        *b"                ",
-        *b"                ",
-        *b"Take back a move",
-        *b"Swap colours    ",
-        *b"List the men    ",
-        *b"Set up position ",
-        *b"Save to EEPROM  ",
-        *b"Load from EEPROM",
-        *b"Start a new game",
-        *b"About this game ",
-    ];
     /// Choices of the tournament editor: moves per control (0 = all),
     /// minutes, increment in seconds.
     /// Moves 0..7, minutes 7..20, increments 20..29.
@@ -164,20 +166,20 @@ impl Ui {
     pub(crate) fn draw_menu(&self, game: &Game, d: &mut Display) {
         d.clear_row(0);
         d.put_char(b'>');
-        d.put_bytes(&NAMES.get(self.menu as usize));
+        text::put_packed(d, text::MENU_NAMES + self.menu, 8);
         d.set_cursor(0, 11);
         d.put_u32(self.menu as u32 + 1, 2, b' ');
-        put(d, flash_str!(b"/12"));
+        word!(d, Of12);
         d.set_cursor(1, 0);
         match self.menu {
             2 => level_text(d, game.level, &game.tc),
             3 => text::row(d, 1, if game.guess { Line::GuessOn } else { Line::GuessOff }),
             4 => {
-                put(d, flash_str!(b"Take back: "));
+                word!(d, TakeBack);
                 d.put_u32(game.takebacks() as u32, 0, b' ');
                 d.pad_row();
             }
-            i => d.put_bytes(&HELP.get(i as usize)),
+            i => text::put_packed(d, text::MENU_HELP + i, 16),
         }
     }
 
@@ -242,7 +244,7 @@ impl Ui {
             d.clear_row(1);
             let tc = &self.tc_edit;
             if tc.moves == 0 {
-                put(d, flash_str!(b"All"));
+                word!(d, All);
             } else {
                 d.put_u32(tc.moves as u32, 3, b' ');
             }
@@ -253,7 +255,7 @@ impl Ui {
             return;
         }
         d.clear_row(0);
-        put(d, flash_str!(b"Level "));
+        word!(d, Level);
         if self.sel == LEVEL_TOURNAMENT {
             d.put_char(b'T');
         } else {
@@ -261,7 +263,7 @@ impl Ui {
         }
         if self.sel == game.level {
             d.set_cursor(0, 10);
-            put(d, flash_str!(b"(set)"));
+            word!(d, Set);
         }
         d.set_cursor(1, 0);
         level_text(d, self.sel, &game.tc);
@@ -322,13 +324,13 @@ fn cycle(first: u8, n: u8, v: u8, step: i8) -> u8 {
 pub(crate) fn level_text(d: &mut Display, level: u8, tc: &TimeControl) {
     if level == LEVEL_TOURNAMENT {
         if tc.moves == 0 {
-            put(d, flash_str!(b"All"));
+            word!(d, All);
         } else {
             d.put_u32(tc.moves as u32, 0, b' ');
         }
-        put(d, flash_str!(b" in "));
+        word!(d, In);
         d.put_u32(tc.minutes as u32, 0, b' ');
-        put(d, flash_str!(b"m +"));
+        word!(d, MinPlus);
         d.put_u32(tc.increment as u32, 0, b' ');
         d.put_char(b's');
         d.pad_row();
@@ -341,11 +343,11 @@ pub(crate) fn level_text(d: &mut Display, level: u8, tc: &TimeControl) {
     }
     if s < 60 {
         d.put_u32(s, 0, b' ');
-        put(d, flash_str!(b" s"));
+        word!(d, Sec);
     } else {
         d.put_u32(s / 60, 0, b' ');
-        put(d, flash_str!(b" min"));
+        word!(d, Min);
     }
-    put(d, flash_str!(b" per move"));
+    word!(d, PerMove);
     d.pad_row();
 }

@@ -14,14 +14,14 @@
 //! the entry again. When the game is over row 1 tells why and any key opens
 //! the menu on "New".
 
-use super::text::{self, put, Line, Msg};
+use super::text::{self, Line, Msg};
 use super::{pressed, updown, wrap, Busy, Out, Request, Screen, Ui};
 use crate::board::Button;
 use crate::chess::piece::{Color, BISHOP, KNIGHT, QUEEN, ROOK};
 use crate::chess::square::square;
 use crate::chess::{GameStatus, Move};
 use crate::display::Display;
-use crate::flash_str;
+use crate::word;
 use crate::game::{Game, LEVEL_TOURNAMENT};
 use crate::keys::{KeyEvent, KeyKind};
 use crate::tones::Sound;
@@ -237,9 +237,9 @@ impl Ui {
             let n = game.pos.fullmove_number() - if white_moved { 0 } else { 1 };
             d.put_u32(n as u32, 0, b' ');
             if white_moved {
-                put(d, flash_str!(b"."));
+                word!(d, Dot);
             } else {
-                put(d, flash_str!(b"..."));
+                word!(d, Dots);
             }
             text::put_move(d, last);
             if status == GameStatus::Checkmate {
@@ -249,11 +249,11 @@ impl Ui {
             }
         } else {
             if game.pos.side_to_move() == Color::White {
-                put(d, flash_str!(b"White"));
+                word!(d, White);
             } else {
-                put(d, flash_str!(b"Black"));
+                word!(d, Black);
             }
-            put(d, flash_str!(b" to move"));
+            word!(d, ToMove);
         }
         if game.level == LEVEL_TOURNAMENT {
             d.set_cursor(0, 11);
@@ -268,9 +268,9 @@ impl Ui {
                 text::row(d, 1, Line::Checkmate);
                 d.set_cursor(1, 13);
                 if game.pos.side_to_move() == Color::White {
-                    put(d, flash_str!(b"0-1"));
+                    word!(d, BlackWon);
                 } else {
-                    put(d, flash_str!(b"1-0"));
+                    word!(d, WhiteWon);
                 }
             }
             GameStatus::Stalemate => text::row(d, 1, Line::Stalemate),

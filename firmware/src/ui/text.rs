@@ -3,9 +3,10 @@
 
 use crate::chess::Move;
 use crate::display::Display;
+use core::mem::MaybeUninit;
 use crate::engine::Score;
-use crate::flash_str;
-use crate::progmem::{read_flash, Table};
+#[cfg(test)]
+use crate::progmem::Table;
 
 /// Transient messages on row 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,66 +61,203 @@ pub enum Line {
     YourMove,
 }
 
+/// Short texts put inside rows, with [`word!`](crate::word).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Word {
+    Square = WORDS_AT,
+    Colon,
+    Put,
+    EnterSet,
+    Of5,
+    Dashes2,
+    NoMove,
+    Dot,
+    Dots,
+    White,
+    Black,
+    ToMove,
+    BlackWon,
+    WhiteWon,
+    Of12,
+    TakeBack,
+    All,
+    Level,
+    Set,
+    In,
+    MinPlus,
+    Sec,
+    Min,
+    PerMove,
+}
+
+/// The [`Word`]s' texts, in their order.
+pub(crate) const WORDS: [&[u8]; 24] = [
+    b"Square ",
+    b": ",
+    b"Put ",
+    b"  ENTER=set",
+    b"/5",
+    b"--",
+    b"----",
+    b".",
+    b"...",
+    b"White",
+    b"Black",
+    b" to move",
+    b"0-1",
+    b"1-0",
+    b"/12",
+    b"Take back: ",
+    b"All",
+    b"Level ",
+    b"(set)",
+    b" in ",
+    b"m +",
+    b" s",
+    b" min",
+    b" per move",
+];
+
+/// The rows as the LCD shows them (the tests'); only [`PACKED`] goes to flash.
+#[cfg(test)]
+const ROWS: Table<[u8; 16], 41> = Table::new(RAW_ROWS);
+
+const RAW_ROWS: [[u8; 16]; 41] = [
+    // Messages
+    *b"Illegal move    ",
+    *b"The game is over",
+    *b"Nothing to undo ",
+    *b"Game saved      ",
+    *b"Save failed     ",
+    *b"Game loaded     ",
+    *b"No saved game   ",
+    *b"Saved game bad  ",
+    *b"Board cleared   ",
+    *b"Illegal setup   ",
+    *b"Move taken back ",
+    *b"Not your move   ",
+    // Lines
+    *b"New game?       ",
+    *b"ENTER=yes MENU=n",
+    *b"Thinking        ",
+    *b"Hint            ",
+    *b"Analysing       ",
+    *b" Chess Prodigy  ",
+    *b"  v2.0  (Rust)  ",
+    *b"After CP1 v1.2 b",
+    *b"y Cristian Zaslo",
+    *b"MENU=menu UP/DN=",
+    *b"choose ENTER=ok ",
+    *b"Checkmate       ",
+    *b"Stalemate    1/2",
+    *b"Draw: 50 moves  ",
+    *b"Draw: repetition",
+    *b"Draw: material  ",
+    *b"Analyze         ",
+    *b"Alter squares   ",
+    *b"Clear board     ",
+    *b"Side: White     ",
+    *b"Side: Black     ",
+    *b"Done: play      ",
+    *b"Cancel          ",
+    *b"Until ENTER     ",
+    *b"Mvs  Min  Inc s ",
+    *b"Guess: on       ",
+    *b"Guess: off      ",
+    *b"Book            ",
+    *b"Your move:      ",
+];
+
+/// Where the menu's item names (8 characters) and help rows (16) start
+/// in [`PACKED`], after the 41 rows.
+pub(crate) const MENU_NAMES: u8 = 41;
+pub(crate) const MENU_HELP: u8 = MENU_NAMES + 12;
+const WORDS_AT: u8 = MENU_HELP + 12;
+const TEXTS: usize = WORDS_AT as usize + WORDS.len();
+
+/// Bytes of text in [`PACKED`].
+const PACKED_LEN: usize = pack_into(&mut [0; 1024]);
+
+// One byte per text, then the texts without their trailing spaces, each
+// ending in a byte with bit 7 set (all text is ASCII); the spaces are put
+// back as a text is written. Text `i` starts at byte `9 * i + PACKED[i]`.
 crate::progmem! {
-    static ROWS: [[u8; 16]; 41] = [
-        // Messages
-        *b"Illegal move    ",
-        *b"The game is over",
-        *b"Nothing to undo ",
-        *b"Game saved      ",
-        *b"Save failed     ",
-        *b"Game loaded     ",
-        *b"No saved game   ",
-        *b"Saved game bad  ",
-        *b"Board cleared   ",
-        *b"Illegal setup   ",
-        *b"Move taken back ",
-        *b"Not your move   ",
-        // Lines
-        *b"New game?       ",
-        *b"ENTER=yes MENU=n",
-        *b"Thinking        ",
-        *b"Hint            ",
-        *b"Analysing       ",
-        *b" Chess Prodigy  ",
-        *b"  v2.0  (Rust)  ",
-        *b"After CP1 v1.2 b",
-        *b"y Cristian Zaslo",
-        *b"MENU=menu UP/DN=",
-        *b"choose ENTER=ok ",
-        *b"Checkmate       ",
-        *b"Stalemate    1/2",
-        *b"Draw: 50 moves  ",
-        *b"Draw: repetition",
-        *b"Draw: material  ",
-        *b"Analyze         ",
-        *b"Alter squares   ",
-        *b"Clear board     ",
-        *b"Side: White     ",
-        *b"Side: Black     ",
-        *b"Done: play      ",
-        *b"Cancel          ",
-        *b"Until ENTER     ",
-        *b"Mvs  Min  Inc s ",
-        *b"Guess: on       ",
-        *b"Guess: off      ",
-        *b"Book            ",
-        *b"Your move:      ",
-    ];
+    #[export_name = "zz_ui_text_packed"]
+    static PACKED: [u8; PACKED_SIZE] = pack();
 }
 
-/// Writes a flash string at the cursor (one copy of the loop for all lengths).
-#[inline(always)]
-pub fn put<const N: usize>(d: &mut Display, s: &Table<u8, N>) {
-    put_raw(d, s as *const Table<u8, N> as *const u8, N);
-}
+/// Bytes in [`PACKED`]. It is named to sort after the engine's tables in
+/// flash (the linker lays out `.progmem` by symbol name). In the place of
+/// the rows, 58 B smaller than they were, it moved those tables, whose
+/// offsets within 256-byte pages decide carries in the search's address
+/// arithmetic, and `bench engine` took 0.16% more cycles; moved by all
+/// 944 B of the rows, menu names and help rows, they cost no cycle more.
+/// Two bytes of padding move the code after it: without them two words of
+/// `.data` (a button's state and the start FEN's " -") equalled the
+/// addresses of `App::out` and `Tx::bytes`, which `cargo xtask ram` then
+/// counted as targets of the search's indirect calls (stack bound +282 B).
+const PACKED_SIZE: usize = TEXTS + PACKED_LEN + 2;
 
-#[inline(never)]
-fn put_raw(d: &mut Display, p: *const u8, n: usize) {
-    for i in 0..n {
-        // SAFETY: `p..p+n` is a flash string (see `put`).
-        d.put_char(unsafe { read_flash(p.add(i)) });
+const fn pack() -> [u8; PACKED_SIZE] {
+    let mut texts = [0u8; PACKED_LEN];
+    pack_into(&mut texts);
+    let mut out = [0u8; PACKED_SIZE];
+    let mut k = 0;
+    let mut i = 0;
+    while k < PACKED_LEN {
+        if k == 0 || texts[k - 1] & 0x80 != 0 {
+            let at = TEXTS + k - 9 * i;
+            assert!(at < 256);
+            out[i] = at as u8;
+            i += 1;
+        }
+        out[TEXTS + k] = texts[k];
+        k += 1;
     }
+    out
+}
+
+/// Packs the texts into `out`; returns their length.
+const fn pack_into(out: &mut [u8]) -> usize {
+    let (rows, names, help) = (RAW_ROWS, super::menu::NAMES, super::menu::HELP);
+    let mut k = 0;
+    let mut i = 0;
+    while i < TEXTS {
+        let r: &[u8] = if i < MENU_NAMES as usize {
+            &rows[i]
+        } else if i < MENU_HELP as usize {
+            &names[i - MENU_NAMES as usize]
+        } else if i < WORDS_AT as usize {
+            &help[i - MENU_HELP as usize]
+        } else {
+            WORDS[i - WORDS_AT as usize]
+        };
+        let mut n = r.len();
+        while n > 1 && r[n - 1] == b' ' {
+            n -= 1;
+        }
+        let mut j = 0;
+        while j < n {
+            assert!(r[j] < 0x80);
+            out[k] = r[j] | if j + 1 == n { 0x80 } else { 0 };
+            k += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    k
+}
+
+/// Writes [`Word`] `$w` at the cursor: its index and length are all
+/// a call site loads.
+#[macro_export]
+macro_rules! word {
+    ($d:expr, $w:ident) => {{
+        use $crate::ui::text::{Word, WORDS};
+        let n = const { WORDS[Word::$w as usize - Word::Square as usize].len() as u8 };
+        $crate::ui::text::put_word($d, Word::$w as u8, n)
+    }};
 }
 
 /// Writes fixed row `l` on `row`.
@@ -133,15 +271,67 @@ pub fn msg_row(d: &mut Display, m: Msg) {
 }
 
 fn put_row(d: &mut Display, row: u8, i: u8) {
-    let r = ROWS.get(i as usize);
     d.set_cursor(row, 0);
-    d.put_bytes(&r);
+    put_packed(d, i, 16);
 }
 
 /// Writes the first `n` characters of fixed row `l` at the cursor.
 pub fn put_part(d: &mut Display, l: Line, n: usize) {
-    let r = ROWS.get(l as usize);
-    d.put_bytes(&r[..n.min(16)]);
+    put_packed(d, l as u8, n.min(16) as u8);
+}
+
+/// The first `n` (at most 16) characters of text `i` of [`PACKED`],
+/// spaces after its end.
+#[inline(never)]
+pub(crate) fn put_packed(d: &mut Display, i: u8, n: u8) {
+    let k = start(i);
+    // Through a buffer, as the rows were: `put_bytes` has `put_char`
+    // inline (the thinking screen's row is drawn during the search).
+    // Uninitialised: filling it first cost a call of `memset`.
+    let mut buf = [const { MaybeUninit::<u8>::uninit() }; 16];
+    let n = (n as usize).min(16);
+    let mut j = 0;
+    while j < n {
+        let c = PACKED.get(k + j);
+        buf[j].write(c & 0x7f);
+        j += 1;
+        if c & 0x80 != 0 {
+            break;
+        }
+    }
+    while j < n {
+        buf[j].write(b' ');
+        j += 1;
+    }
+    // SAFETY: the loops wrote the first `n` bytes.
+    d.put_bytes(unsafe { core::slice::from_raw_parts(buf.as_ptr() as *const u8, n) });
+}
+
+/// Text `i` of [`PACKED`] and spaces up to `n` characters (not fewer than
+/// the text has), straight to `put_char` as the short flash strings were
+/// written: no buffer to set up.
+#[inline(never)]
+pub(crate) fn put_word(d: &mut Display, i: u8, mut n: u8) {
+    let mut k = start(i);
+    loop {
+        let c = PACKED.get(k);
+        k += 1;
+        d.put_char(c & 0x7f);
+        n = n.wrapping_sub(1);
+        if c & 0x80 != 0 {
+            break;
+        }
+    }
+    while n as i8 > 0 {
+        d.put_char(b' ');
+        n -= 1;
+    }
+}
+
+/// Where text `i` starts in [`PACKED`].
+#[inline(always)]
+fn start(i: u8) -> usize {
+    9 * i as usize + PACKED.get(i as usize) as usize
 }
 
 /// Coordinate notation ("e2e4", "e7e8q"), or "----" for no move.
@@ -149,7 +339,7 @@ pub fn put_move(d: &mut Display, m: Move) {
     let mut b = [0u8; 5];
     match m.write_coord(&mut b) {
         Some(n) if !m.is_none() => d.put_bytes(&b[..n]),
-        _ => put(d, flash_str!(b"----")),
+        _ => crate::word!(d, NoMove),
     }
 }
 
@@ -216,6 +406,34 @@ mod tests {
         assert_eq!(shown(|d| put_clock(d, 5_000)), " 0:05");
         assert_eq!(shown(|d| put_clock(d, 7_500_000)), " 125m");
         assert_eq!(shown(|d| put_move(d, Move::NONE)), "----");
+    }
+
+    #[test]
+    fn packed_rows_show_as_the_rows() {
+        for (i, r) in ROWS.as_slice().iter().enumerate() {
+            let mut d = Display::new();
+            d.set_cursor(1, 0);
+            put_packed(&mut d, i as u8, 16);
+            assert_eq!(d.row(1), *r);
+            d.set_cursor(0, 3);
+            put_packed(&mut d, i as u8, 5);
+            assert_eq!(d.row(0)[3..8], r[..5]);
+        }
+        let menu = super::super::menu::NAMES.iter().map(|r| r.as_slice());
+        let help = super::super::menu::HELP.iter().map(|r| r.as_slice());
+        for (i, r) in menu.chain(help).enumerate() {
+            let mut d = Display::new();
+            d.set_cursor(1, 0);
+            put_packed(&mut d, MENU_NAMES + i as u8, r.len() as u8);
+            assert_eq!(d.row(1)[..r.len()], *r);
+        }
+        for (i, w) in WORDS.iter().enumerate() {
+            let mut d = Display::new();
+            d.set_cursor(1, 0);
+            put_word(&mut d, WORDS_AT + i as u8, w.len() as u8);
+            d.put_char(b'|');
+            assert_eq!(d.row(1)[..w.len() + 1], [*w, b"|"].concat());
+        }
     }
 
     #[test]
