@@ -410,8 +410,9 @@ impl Game {
         self.tc = tc;
         self.clock_ms = [le32(&p[5..9]), le32(&p[9..13])];
         self.made = [u16::from_le_bytes([p[13], p[14]]), u16::from_le_bytes([p[15], p[16]])];
-        for i in 0..n {
-            self.line[i] = Move::from_packed(u16::from_le_bytes([p[18 + 2 * i], p[19 + 2 * i]]));
+        // Zipped: no bounds check per move.
+        for (m, b) in self.line.iter_mut().zip(p[18..fen_at].chunks_exact(2)) {
+            *m = Move::from_packed(u16::from_le_bytes([b[0], b[1]]));
         }
         self.line_len = n as u8;
         Ok(())
