@@ -365,6 +365,7 @@ impl Game {
     /// clocks (2 x u32 LE), moves made (2 x u16 LE), line length, line
     /// (u16 LE each), FEN.
     #[inline(never)]
+    #[cfg_attr(target_arch = "avr", optimize(size))]
     pub fn encode(&self, out: &mut [u8; SAVE_MAX]) -> usize {
         out[0] = self.computer as u8 | (self.guess as u8) << 2 | (self.in_line as u8) << 3;
         out[1] = self.level;
