@@ -33,9 +33,7 @@ impl Setup {
     }
 
     pub fn set(&mut self, sq: u8, code: u8) {
-        let b = &mut self.board[(sq / 2) as usize];
-        let shift = (sq & 1) * 4;
-        *b = (*b & !(15 << shift)) | (code << shift);
+        self.put_code(sq, code);
         // Rights whose king or rook left home are gone; putting a king or
         // rook on its home square grants the rights it completes.
         let home = self.possible_castling();
@@ -49,6 +47,15 @@ impl Setup {
             _ => 0,
         };
         self.castling = (self.castling | touched) & home;
+    }
+
+    /// Puts `code` on `sq`, the castling rights untouched. Out of line:
+    /// `set` and `Ui::load_setup` share it.
+    #[inline(never)]
+    fn put_code(&mut self, sq: u8, code: u8) {
+        let b = &mut self.board[(sq / 2) as usize];
+        let shift = (sq & 1) * 4;
+        *b = (*b & !(15 << shift)) | (code << shift);
     }
 
     /// Rights whose king and rook stand at home.
@@ -81,9 +88,7 @@ impl Ui {
     pub(crate) fn load_setup(&mut self, game: &Game) {
         let s = &mut self.setup;
         for sq in 0..64 {
-            let b = &mut s.board[(sq / 2) as usize];
-            let shift = (sq & 1) * 4;
-            *b = (*b & !(15 << shift)) | (code_at(&game.pos, sq) << shift);
+            s.put_code(sq, code_at(&game.pos, sq));
         }
         s.castling = game.pos.castle_rights();
         s.white_to_move = game.pos.side_to_move() == Color::White;
