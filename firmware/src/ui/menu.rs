@@ -298,13 +298,8 @@ impl Ui {
 
     #[inline(never)]
     pub(crate) fn draw_about(&self, d: &mut Display) {
-        let (a, b) = match self.sel {
-            0 => (Line::AboutTitle, Line::AboutVersion),
-            1 => (Line::AboutAfter, Line::AboutAuthor),
-            _ => (Line::AboutKeys, Line::AboutKeys2),
-        };
-        text::row(d, 0, a);
-        text::row(d, 1, b);
+        // The about pages' rows follow one another from AboutTitle.
+        text::rows_from(d, Line::AboutTitle, 2 * self.sel.min(2));
     }
 }
 

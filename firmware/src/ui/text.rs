@@ -36,10 +36,16 @@ pub enum Line {
     Hint,
     Analysing,
     AboutTitle,
+    // The about pages' rows: reached as AboutTitle + k by `rows_from`.
+    #[allow(dead_code)]
     AboutVersion,
+    #[allow(dead_code)]
     AboutAfter,
+    #[allow(dead_code)]
     AboutAuthor,
+    #[allow(dead_code)]
     AboutKeys,
+    #[allow(dead_code)]
     AboutKeys2,
     Checkmate,
     Stalemate,
@@ -265,6 +271,12 @@ pub fn row(d: &mut Display, row: u8, l: Line) {
     put_row(d, row, l as u8);
 }
 
+/// Writes fixed rows `l + k` and `l + k + 1` on rows 0 and 1.
+pub fn rows_from(d: &mut Display, l: Line, k: u8) {
+    put_row(d, 0, l as u8 + k);
+    put_row(d, 1, l as u8 + k + 1);
+}
+
 /// Writes message `m` on row 1.
 pub fn msg_row(d: &mut Display, m: Msg) {
     put_row(d, 1, m as u8);
@@ -442,5 +454,6 @@ mod tests {
         assert_eq!(ROWS.as_slice()[Line::NewGame as usize], *b"New game?       ");
         assert_eq!(ROWS.as_slice()[Line::YourMove as usize], *b"Your move:      ");
         assert_eq!(Line::YourMove as usize + 1, ROWS.len());
+        assert_eq!(Line::AboutKeys2 as u8, Line::AboutTitle as u8 + 5);
     }
 }
