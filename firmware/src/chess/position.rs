@@ -71,6 +71,17 @@ pub struct Position {
 const _: () = assert!(core::mem::offset_of!(Position, board) == 0);
 const _: () = assert!(core::mem::offset_of!(Position, lists) == 128);
 
+// The evaluation's assembly reads these fields from the position's
+// address (its fields are private to this module).
+#[allow(dead_code)]
+impl Position {
+    pub(crate) const SIDE_OFFSET: usize = core::mem::offset_of!(Position, side);
+    pub(crate) const PAWN_FILES_OFFSET: usize = core::mem::offset_of!(Position, pawn_files);
+    pub(crate) const PAWN_KEY_OFFSET: usize = core::mem::offset_of!(Position, pawn_key);
+    pub(crate) const OFFICER_END_OFFSET: usize = core::mem::offset_of!(Position, officer_end);
+}
+const _: () = assert!(core::mem::size_of::<Color>() == 1 && core::mem::size_of::<[[u8; 8]; 2]>() == 16);
+
 /// FEN of the initial position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 

@@ -725,10 +725,13 @@ impl Engine {
     }
 
     /// [`Engine::evaluate`] by hand: the phase and material tests before
-    /// the score is read, the engine's fields from one pointer (the
-    /// compiler set one up per field), the margins as constants. The
-    /// block leaves either the score or the engine's address in r25:r24,
-    /// so the lazy exit returns at once and the rest is a jump.
+    /// the side to move and the score are read, the engine's and the
+    /// position's fields each from one pointer (the compiler set one up
+    /// per field), the margins as constants. The lazy exit returns from
+    /// inside the block (the function has no frame: checked in the image;
+    /// a flag for the compiler to test cost 4 cycles on each path), the
+    /// rest falls through to the compiler's tail jump, with the engine and
+    /// the position still in r25:r24 and r23:r22.
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     pub(crate) fn evaluate(&mut self, pos: &Position, alpha: i16, beta: i16) -> i16 {
@@ -739,18 +742,14 @@ impl Engine {
         // The score and the material counts from their lowest address.
         const LOW: usize = if PSQ < NPM { PSQ } else { NPM };
         const { assert!(PHASE < 64 && PSQ + 1 - LOW < 64 && NPM + 1 - LOW < 64 && LAZY_MARGIN > 0) };
-        let black = pos.side_to_move() as u8;
-        let out: u16;
-        let full: u8;
-        // Registers: T black to move (from r27), Z the engine's fields,
-        // r27:r26 the score (then negated for black), r31:r30 a bound,
-        // r30 the answer (0: lazy, the score in r25:r24; else the
-        // engine's address still there).
-        // SAFETY: reads the engine's phase, score and material counts at
-        // their offsets; writes nothing.
+        // Registers: Z the engine's fields, then the position's side;
+        // r27:r26 the score (negated for black), r31:r30 a bound.
+        // SAFETY: reads the engine's phase, score and material counts and
+        // the position's side at their offsets; writes nothing. The `ret`
+        // leaves a function without frame or saved registers (the
+        // operands are where the ABI brings them).
         unsafe {
             core::arch::asm!(
-                "    bst r27, 0",
                 "    movw r30, r24",
                 "    ldd r26, Z+{phase}",
                 "    cpi r26, {pawn_ending}",
@@ -765,7 +764,12 @@ impl Engine {
                 "    breq 9f",
                 "    ldd r26, Z+{psq}",
                 "    ldd r27, Z+{psq}+1",
-                "    brtc 1f",
+                "    movw r30, r22",
+                "    subi r30, lo8(-({side}))",
+                "    sbci r31, hi8(-({side}))",
+                "    ld r30, Z",
+                "    sbrs r30, 0",
+                "    rjmp 1f",
                 "    neg r27",
                 "    neg r26",
                 "    sbc r27, r1",
@@ -780,34 +784,28 @@ impl Engine {
                 "    sbci r31, hi8({margin})",
                 "    cp r30, r18",
                 "    cpc r31, r19",
-                "    brge 8f",
-                "9:  ldi r30, 1",
-                "    rjmp 10f",
+                "    brlt 9f",
                 "8:  movw r24, r26",
-                "    clr r30",
-                "10:",
+                "    ret",
+                "9:",
                 phase = const PHASE,
                 pawn_ending = const Phase::PawnEnding as u8,
                 low = const LOW,
                 npm0 = const NPM - LOW,
                 psq = const PSQ - LOW,
+                side = const Position::SIDE_OFFSET,
                 margin = const LAZY_MARGIN,
-                in("r27") black,
-                inout("r25r24") self as *mut Engine as u16 => out,
+                in("r25r24") self as *mut Engine,
+                in("r23r22") pos as *const Position,
                 in("r21r20") alpha,
                 in("r19r18") beta,
-                lateout("r26") _,
-                lateout("r27") _,
-                out("r30") full,
+                out("r26") _,
+                out("r27") _,
+                out("r30") _,
                 out("r31") _,
             );
         }
-        if full == 0 {
-            return out as i16;
-        }
-        // SAFETY: `out` is still `self`'s address (exposed above).
-        let this = unsafe { &mut *(out as usize as *mut Engine) };
-        this.evaluate_fully(pos)
+        self.evaluate_fully(pos)
     }
 
     /// [`Engine::evaluate`] without the lazy exit: the pawn cache's hits,
