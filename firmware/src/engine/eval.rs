@@ -870,7 +870,9 @@ impl Engine {
         let entry: *const PawnInfo;
         let this: usize;
         let at: usize;
-        // Registers: r19:r18 the key, r26 the index (the key's bytes mixed,
+        // Registers: X the key's address (the position's fields from its
+        // address: the compiler set up one pointer per field), r19:r18 the
+        // key, r26 the index (the key's bytes mixed,
         // as `pawn_slot`), then its offset (times 6 by two shifts and an
         // add: a `mul` and its `ldi`s were 2 cycles more), Z the entry. A
         // miss keeps the entry, the key, the engine and the position in
@@ -887,6 +889,11 @@ impl Engine {
         // are not read; the miss writes the entry.
         unsafe {
             core::arch::asm!(
+                "    movw r26, r22",
+                "    subi r26, lo8(-({pk}))",
+                "    sbci r27, hi8(-({pk}))",
+                "    ld r18, X+",
+                "    ld r19, X",
                 "    mov r26, r18",
                 "    eor r26, r19",
                 "    andi r26, {mask}",
@@ -907,7 +914,9 @@ impl Engine {
                 "    mov r14, r19",
                 "    movw r10, r24",
                 "    movw r12, r22",
-                "    movw r30, r20",
+                "    movw r30, r22",
+                "    subi r30, lo8(-({pf}))",
+                "    sbci r31, hi8(-({pf}))",
             "    clr r24",
             "    clr r25",
             "    clr r16",
@@ -1063,9 +1072,10 @@ impl Engine {
                 niso_open = const 0u16.wrapping_sub(ISOLATED_OPEN as u16),
                 niso = const 0u16.wrapping_sub(ISOLATED as u16),
                 nconn = const CONNECTED as u16,
+                pk = const Position::PAWN_KEY_OFFSET,
+                pf = const Position::PAWN_FILES_OFFSET,
                 inout("Z") self.pawn_cache.as_ptr() => entry,
-                inout("r19r18") pos.pawn_key() => _,
-                inout("r21r20") pos.pawn_files(Color::White).as_ptr() => _,
+                out("r18") _, out("r19") _, out("r20") _, out("r21") _,
                 inout("r25r24") self as *mut Engine as usize => this,
                 inout("r23r22") pos as *const Position as usize => at,
                 out("r7") _, out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _,
