@@ -1620,6 +1620,7 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
         assert!(PASSED_BLACK == 1 && PASSED_ENDGAME == 2 && PASSED_BARE == 4 && PASSED_DEFENDER_TO_MOVE == 8);
         assert!(w!(PASSED_THEIR_KING) == 4 && w!(PASSED_OWN_KING) == 2);
         assert!(PSQ + 1 - LOW < 64 && NPM + 1 - LOW < 64 && PAWNS + 1 - LOW < 64);
+        assert!(Position::OFFICER_END_OFFSET > Position::SIDE_OFFSET && Position::OFFICER_END_OFFSET + 1 - Position::SIDE_OFFSET < 64);
         assert!(offset_of!(PawnInfo, score) == 2 && offset_of!(PawnInfo, passed) == 4);
         assert!(Color::White as u8 == 0 && Color::Black as u8 == 1);
     };
@@ -1627,7 +1628,9 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
     let flags: u8;
     let pos_out: usize;
     let engine_out: usize;
-    // The prelude: Z the engine's fields, X the entry, r19 the side to
+    // The prelude: Z the position's side and officer bounds (the
+    // position's fields from its address: the compiler set up one pointer
+    // per field), then the engine's fields, X the entry, r19 the side to
     // move; r17:r16 the sum (`passed`, then the entry's score, the
     // incremental score and the tempo), r26 and r27 the officers' units,
     // r12 and r13 the pawn counts, r18 the flags ([`weak_flags`]' and
@@ -1651,6 +1654,16 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
     // (no `mul` here).
     unsafe {
         core::arch::asm!(
+            "    movw r30, r24",
+            "    subi r30, lo8(-({side}))",
+            "    sbci r31, hi8(-({side}))",
+            "    ld r19, Z",
+            "    ldd r22, Z+{oe}",
+            "    ldd r23, Z+{oe}+1",
+            "    movw r30, r20",
+            "    movw r20, r24",
+            "    subi r20, lo8(-({pf}))",
+            "    sbci r21, hi8(-({pf}))",
             "    subi r30, lo8(-({low}))",
             "    sbci r31, hi8(-({low}))",
             "    adiw r26, 2",
@@ -2278,12 +2291,15 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             p_dtm = const PASSED_DEFENDER_TO_MOVE,
             inout("r25r24") pos as *const Position as usize => pos_out,
             inout("X") pi => _,
-            inout("Z") engine as *const Engine as usize => engine_out,
-            inout("r22") pos.officer_end(Color::White) => _,
-            inout("r23") pos.officer_end(Color::Black) => _,
-            inout("r21r20") pos.pawn_files(Color::White).as_ptr() => _,
+            side = const Position::SIDE_OFFSET,
+            oe = const Position::OFFICER_END_OFFSET - Position::SIDE_OFFSET,
+            pf = const Position::PAWN_FILES_OFFSET,
+            out("Z") engine_out,
+            inout("r21r20") engine as *const Engine as usize => _,
+            out("r22") _,
+            out("r23") _,
             out("r18") flags,
-            inout("r19") pos.side_to_move() as u8 => _,
+            out("r19") _,
             out("r17r16") t,
             out("r7") _, out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _,
             out("r13") _, out("r14") _, out("r15") _,
