@@ -1277,9 +1277,15 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let mut alpha = alpha;
         let mut best;
         let stand;
+        // Whether the search's delta test may prune a capture of the
+        // capture stages: those [`Picker::prune_victims`] left would all
+        // pass it until alpha rises (or where only a mate reaches alpha,
+        // as then every victim is kept). (Never in check.)
+        let mut delta_on;
         if in_check {
             best = -INFINITE;
             stand = -INFINITE;
+            delta_on = false;
             let picker = &mut at(&mut self.e.plies, p).picker;
             picker.reset(Move::NONE, false, false);
             picker.evade(self.pos);
@@ -1302,7 +1308,8 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             // i16::MAX is left (the two calls took 26 cycles a node).
             let d = (alpha as u16).wrapping_sub(stand as u16);
             let floor = if d > i16::MAX as u16 { i16::MAX } else { d as i16 } - DELTA;
-            picker.prune_victims(self.pos, floor, alpha > MATE_BOUND);
+            delta_on = alpha > MATE_BOUND;
+            picker.prune_victims(self.pos, floor, delta_on);
             if mode & Q_CHECKS != 0 {
                 // Quiet checks after the captures, however far below alpha
                 // the standing pat is: they are searched for mates.
@@ -1314,7 +1321,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             let Some((m, stage)) = at(&mut e.plies, p).picker.next(self.pos, &NO_KILLERS) else {
                 break;
             };
-            if !in_check && !m.is_promotion() && stage != Stage::Checks {
+            if (delta_on || stage == Stage::EnPassant && !in_check) && !m.is_promotion() && stage != Stage::Checks {
                 // Delta pruning: even winning the victim cannot reach alpha.
                 // (Not for quiet checks, played for mate, nor, where only a
                 // mate reaches alpha, for a capture that gives check:
@@ -1344,6 +1351,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                     if v >= beta {
                         break;
                     }
+                    delta_on = !in_check;
                 }
             }
         }
