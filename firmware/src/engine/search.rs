@@ -1321,7 +1321,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             let Some((m, stage)) = at(&mut e.plies, p).picker.next(self.pos, &NO_KILLERS) else {
                 break;
             };
-            if (delta_on || stage == Stage::EnPassant && !in_check) && !m.is_promotion() && stage != Stage::Checks {
+            if !in_check && (delta_on || stage == Stage::EnPassant) && !m.is_promotion() && stage != Stage::Checks {
                 // Delta pruning: even winning the victim cannot reach alpha.
                 // (Not for quiet checks, played for mate, nor, where only a
                 // mate reaches alpha, for a capture that gives check:
@@ -1351,7 +1351,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                     if v >= beta {
                         break;
                     }
-                    delta_on = !in_check;
+                    delta_on = true;
                 }
             }
         }
