@@ -33,7 +33,7 @@ use firmware::tones::Sound;
 use hw::{buttons, buzzer, fast_task, serial};
 
 /// How long the splash screen stays up, in fast-task ticks.
-const SPLASH_TICKS: u32 = 2_000 / firmware::board::FAST_TASK_MS;
+const SPLASH_TICKS: u16 = (2_000 / firmware::board::FAST_TASK_MS) as u16;
 
 /// The game. Zero-initialised (`.bss`), set up at boot.
 static mut GAME: Game = Game::zeroed();
@@ -189,7 +189,7 @@ struct Board {
 impl Platform for Board {
     #[inline(never)]
     fn now_ms(&mut self) -> u32 {
-        fast_task::ticks().wrapping_mul(firmware::board::FAST_TASK_MS)
+        fast_task::ms()
     }
 
     fn key(&mut self) -> Option<KeyEvent> {
@@ -229,7 +229,7 @@ impl Platform for Board {
     fn random(&mut self) -> u16 {
         // A 16-bit Galois LFSR stirred with the clock: the user's timing is
         // the entropy.
-        let mut s = self.seed ^ fast_task::ticks() as u16;
+        let mut s = self.seed ^ fast_task::ticks();
         for _ in 0..3 {
             s = (s >> 1) ^ (0u16.wrapping_sub(s & 1) & 0xB400);
         }
