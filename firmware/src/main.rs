@@ -202,6 +202,10 @@ impl Platform for Board {
         serial::read_byte()
     }
 
+    fn input_pending(&mut self) -> bool {
+        buttons::pending() || serial::rx_pending()
+    }
+
     fn tx(&mut self, b: u8) {
         serial::write_byte(b);
     }
