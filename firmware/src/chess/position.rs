@@ -234,16 +234,6 @@ impl Position {
         self.fullmove
     }
 
-    /// [`Position::checked`]'s note: 0 (not in check, or not known), or
-    /// the side to move is in check and the checker's GEOMETRY entry
-    /// towards the king is this (bit 3, adjacency, aside). Any quiet
-    /// move but the king's landing off that ray, and any capture by a
-    /// man but the king elsewhere than on it, is illegal.
-    #[inline(always)]
-    pub fn check_note(&self) -> u8 {
-        self.checked
-    }
-
     /// Pawn files of `color`: bit `r` of entry `f` = a pawn on file `f`, rank `r`.
     #[inline(always)]
     pub fn pawn_files(&self, color: Color) -> &[u8; 8] {
