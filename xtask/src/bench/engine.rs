@@ -63,10 +63,13 @@ pub struct Args {
     /// function whose name contains this (implies --profile)
     #[arg(long, value_name = "NAME")]
     pub profile_lines: Option<String>,
+    /// Rows of the profile's function table, 30 unless given (implies --profile)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub profile_top: Option<u16>,
 }
 
-/// Rows of the profile table.
-const PROFILE_TOP: usize = 30;
+/// Rows of the profile table unless --profile-top says otherwise.
+const PROFILE_TOP: u16 = 30;
 /// Source lines shown by --profile-lines.
 const PROFILE_LINES_TOP: usize = 40;
 
@@ -137,7 +140,7 @@ fn totals(rows: &[Row]) -> (u64, u64, f64, f64) {
 }
 
 pub fn run(mut args: Args) -> Result {
-    args.profile |= args.profile_lines.is_some();
+    args.profile |= args.profile_lines.is_some() || args.profile_top.is_some();
     let fw = crate::firmware::build_and_report()?;
     let elf = std::fs::read(&fw.elf).map_err(|e| format!("cannot read {}: {e}", fw.elf.display()))?;
     // The functions to charge, and the one of --profile-lines, checked before the long run.
@@ -284,7 +287,7 @@ fn print_profile(pc_profile: &PcProfile, functions: &[profile::Function], rows: 
     let costs = profile::attribute(pc_profile, functions);
     println!();
     println!("== bench engine --profile: cycles per function, from each `go` sent to its `bestmove` received (calls: entries)");
-    print!("{}", profile::table(&costs, PROFILE_TOP));
+    print!("{}", profile::table(&costs, args.profile_top.unwrap_or(PROFILE_TOP) as usize));
     println!("  total: {cycles} cycles, {nodes} nodes, {:.0} cycles per node", cycles as f64 / nodes.max(1) as f64);
     if let Some(needle) = &args.profile_lines {
         // The costliest match (one that never ran if none did).
