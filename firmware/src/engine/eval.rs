@@ -2648,8 +2648,10 @@ const KBNK_KNIGHT: i16 = 3;
 const KBNK_ESCAPE: i16 = 10;
 
 /// Manhattan distance from `sq` to the nearer corner of colour `colour`
-/// ([`square_colour`]: 0 = a1/h8, 1 = h1/a8).
-#[inline(never)]
+/// ([`square_colour`]: 0 = a1/h8, 1 = h1/a8). Inlined in [`mating`]
+/// (8 calls an evaluation): KBNK bench 151,030,034 -> 148,749,930 cycles
+/// (-1.5%), +24 B.
+#[inline(always)]
 fn corner_distance(sq: Square, colour: u8) -> u8 {
     let f = if colour == 0 { file_of(sq) } else { 7 - file_of(sq) };
     let d = f + rank_of(sq);
@@ -2664,7 +2666,9 @@ fn corner_distance(sq: Square, colour: u8) -> u8 {
 /// weak king is driven to the edge (KQK, KRK, ...) or, with bishop and
 /// knight, to a corner of the bishop's colour, its escape squares taken
 /// away; the strong king comes close. Out of line: inlined, the rare
-/// bare-king path took registers and frame from every evaluation.
+/// bare-king path took registers and frame from every evaluation. The
+/// strong men from the officers' slots only, not all 15 (KBNK bench
+/// 158,422,270 -> 151,030,034 cycles, -4.7%, -24 B).
 #[inline(never)]
 fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
     let _ = ctx;
@@ -2680,7 +2684,8 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
     let mut bishop_colour = 2u8;
     let mut knight = NO_SQUARE;
     let mut others = 0u8;
-    for &sq in pos.piece_list(sc).iter().skip(1) {
+    // (No pawns here: the officers' slots hold all the strong men.)
+    for &sq in &pos.piece_list(sc)[1..pos.officer_end(sc) as usize] {
         if sq == NO_SQUARE {
             continue;
         }
