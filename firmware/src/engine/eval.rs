@@ -1441,7 +1441,9 @@ impl PawnInfo {
 /// for 24 bytes, sixteen 1% for 72. With the walk in assembly, eight
 /// missed on 10,056 of 31,754; sixteen: 290,763,041 -> 289,882,991
 /// cycles (-0.30%) for 48 bytes of RAM; 32 another -0.26% (289,115,026)
-/// for 96 more, left for when RAM is to spare.
+/// for 96 more (after the slot layout: 287,578,945 -> 286,786,960,
+/// -0.28%), over `cargo xtask ram`'s 64-byte growth check: left for when
+/// RAM is to spare.
 pub const PAWN_CACHE: usize = 16;
 
 /// Rank of the front pawn of a non-empty file mask (`c` = 0: white): the
