@@ -2659,10 +2659,10 @@ const KBNK_KNIGHT: i16 = 3;
 const KBNK_ESCAPE: i16 = 10;
 
 /// Manhattan distance from `sq` to the nearer corner of colour `colour`
-/// ([`square_colour`]: 0 = a1/h8, 1 = h1/a8). Inlined in [`mating`]
-/// (8 calls an evaluation): KBNK bench 151,030,034 -> 148,749,930 cycles
-/// (-1.5%), +24 B.
-#[inline(always)]
+/// ([`square_colour`]: 0 = a1/h8, 1 = h1/a8). (Inlined in [`mating`],
+/// 8 calls an evaluation: KBNK bench 151,030,034 -> 148,749,930 cycles,
+/// -1.5%, for 24 B of flash, which the main bench needed more.)
+#[inline(never)]
 fn corner_distance(sq: Square, colour: u8) -> u8 {
     let f = if colour == 0 { file_of(sq) } else { 7 - file_of(sq) };
     let d = f + rank_of(sq);
