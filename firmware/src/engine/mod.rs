@@ -222,6 +222,11 @@ pub struct Engine {
     /// Non-pawn material per colour (N, B = 3, R = 5, Q = 9) and pawn counts.
     pub(crate) npm: [u8; 2],
     pub(crate) pawns: [u8; 2],
+    /// The window of the evaluation's second lazy exit ([`eval::SCAN_MARGIN`]),
+    /// side to move's view: the officers' scan is skipped when the score
+    /// before it is at or below the first or at or above the second. Set by
+    /// each `evaluate` that goes on to the full evaluation.
+    pub(crate) scan_window: [i16; 2],
     /// Pawn-structure cache, indexed by the low bits of the pawn key.
     pub(crate) pawn_cache: [eval::PawnInfo; eval::PAWN_CACHE],
     pub(crate) nodes: u32,
@@ -250,6 +255,7 @@ impl Engine {
             psq: 0,
             npm: [0; 2],
             pawns: [0; 2],
+            scan_window: eval::NO_SCAN_WINDOW,
             pawn_cache: [eval::PawnInfo::EMPTY; eval::PAWN_CACHE],
             nodes: 0,
             seldepth: 0,
