@@ -2745,10 +2745,9 @@ const KBNK_KNIGHT: i16 = 3;
 const KBNK_ESCAPE: i16 = 10;
 
 /// Manhattan distance from `sq` to the nearer corner of colour `colour`
-/// ([`square_colour`]: 0 = a1/h8, 1 = h1/a8). (Inlined in [`mating`],
-/// 8 calls an evaluation: KBNK bench 151,030,034 -> 148,749,930 cycles,
-/// -1.5%, for 24 B of flash, which the main bench needed more.)
-#[inline(never)]
+/// ([`square_colour`]: 0 = a1/h8, 1 = h1/a8). (The tests' reference:
+/// [`mating`] compares [`corner_slope`]s.)
+#[cfg(test)]
 fn corner_distance(sq: Square, colour: u8) -> u8 {
     let f = if colour == 0 { file_of(sq) } else { 7 - file_of(sq) };
     let d = f + rank_of(sq);
@@ -2759,13 +2758,91 @@ fn corner_distance(sq: Square, colour: u8) -> u8 {
     }
 }
 
+/// 7 less the Manhattan distance from `sq` to the nearer corner of the
+/// colour that `flip` names (0: a1/h8, 7: h1/a8; `7 - file` is `file ^
+/// 7`): the diagonal's distance from the long diagonal of the other
+/// colour. (`corner_distance` in its place, out of line, 8 calls an
+/// evaluation: 2.5% of the KBNK bench; inlined, 1.5% less.)
+#[inline(always)]
+fn corner_slope(sq: Square, flip: u8) -> u8 {
+    (((sq & 7) ^ flip) + (sq >> 4)).abs_diff(7)
+}
+
+/// Does the strong side of KBNK (king `sk`, bishop `b`, knight `n`)
+/// attack `s`, a square next to the weak king `wk`? Exactly as
+/// [`Position::is_square_attacked`] answers with these four men alone
+/// on the board (no man attacks its own square; the bishop's ray is
+/// blocked by the three others). (The host's [`kbnk_escapes`].)
+#[cfg(not(target_arch = "avr"))]
+fn kbnk_attacked(s: Square, sk: Square, b: Square, n: Square, wk: Square) -> bool {
+    if crate::chess::is_adjacent(sk, s) {
+        return true;
+    }
+    // A knight's jump: the file and rank differences 1 and 2.
+    if file_of(s).abs_diff(file_of(n)) * rank_of(s).abs_diff(rank_of(n)) == 2 {
+        return true;
+    }
+    let df = file_of(b) as i8 - file_of(s) as i8;
+    let dr = rank_of(b) as i8 - rank_of(s) as i8;
+    if df == 0 || df.unsigned_abs() != dr.unsigned_abs() {
+        return false;
+    }
+    // From `s` towards the bishop: the first man met.
+    let step = (if dr > 0 { 16u8 } else { 0xF0 }).wrapping_add(if df > 0 { 1 } else { 0xFF });
+    let mut x = s;
+    loop {
+        x = x.wrapping_add(step);
+        if x == b {
+            return true;
+        }
+        if x == sk || x == n || x == wk {
+            return false;
+        }
+    }
+}
+
+/// The weak king's escape squares in KBNK (king `sk`, bishop `b`,
+/// knight `n` and the weak king `wk` alone on the board): the squares
+/// next to `wk` whose [`corner_slope`] (with `flip`) is at most `a`
+/// (no nearer the corner) that the strong men do not attack, as
+/// [`escapes`] counts them. (Host: by [`kbnk_attacked`].)
+#[cfg(not(target_arch = "avr"))]
+fn kbnk_escapes(wk: Square, sk: Square, b: Square, n: Square, flip: u8, a: u8) -> u8 {
+    let mut count = 0;
+    for r in 0..8 {
+        let s = wk.wrapping_add(RAYS.get(r) as u8);
+        if on_board(s) && corner_slope(s, flip) <= a && !kbnk_attacked(s, sk, b, n, wk) {
+            count += 1;
+        }
+    }
+    count
+}
+
+/// The weak king's escape squares (as [`kbnk_escapes`]) whatever the
+/// strong men: by [`Position::is_square_attacked`]. (Out of line: the
+/// AVR's [`mating`] calls it for more than one bishop or knight only.)
+#[inline(never)]
+fn escapes(pos: &Position, wk: Square, sc: Color, flip: u8, a: u8) -> u8 {
+    let mut count = 0;
+    for r in 0..8 {
+        let s = wk.wrapping_add(RAYS.get(r) as u8);
+        if on_board(s) && corner_slope(s, flip) <= a && !pos.is_square_attacked(s, sc) {
+            count += 1;
+        }
+    }
+    count
+}
+
 /// Mating evaluation against a bare king (white's point of view): the
 /// weak king is driven to the edge (KQK, KRK, ...) or, with bishop and
 /// knight, to a corner of the bishop's colour, its escape squares taken
 /// away; the strong king comes close. Out of line: inlined, the rare
 /// bare-king path took registers and frame from every evaluation. The
 /// strong men from the officers' slots only, not all 15 (KBNK bench
-/// 158,422,270 -> 151,030,034 cycles, -4.7%, -24 B).
+/// 158,422,270 -> 151,030,034 cycles, -4.7%, -24 B). With bishop and
+/// knight alone, the escape squares by [`kbnk_escapes`]. (The host's;
+/// the AVR's is in assembly.)
+#[cfg(not(target_arch = "avr"))]
 #[inline(never)]
 fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
     let _ = ctx;
@@ -2778,31 +2855,339 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
     let sk = pos.king_square(sc);
     let mut bonus = 12 * centre_distance(wk) as i16 + 6 * (14 - manhattan(sk, wk) as i16);
     // Bishop and knight only: the right corner.
-    let mut bishop_colour = 2u8;
+    let mut bishop = NO_SQUARE;
     let mut knight = NO_SQUARE;
     let mut others = 0u8;
+    let mut men = 0u8;
     // (No pawns here: the officers' slots hold all the strong men.)
     for &sq in &pos.piece_list(sc)[1..pos.officer_end(sc) as usize] {
         if sq == NO_SQUARE {
             continue;
         }
+        men += 1;
         match kind_of(pos.piece_at(sq)) {
-            BISHOP => bishop_colour = square_colour(sq),
+            BISHOP => bishop = sq,
             KNIGHT => knight = sq,
             _ => others += 1,
         }
     }
-    if others == 0 && bishop_colour < 2 && knight != NO_SQUARE {
-        let d = corner_distance(wk, bishop_colour);
-        bonus += 40 * (14 - d as i16)
+    if others == 0 && bishop != NO_SQUARE && knight != NO_SQUARE {
+        let flip = if square_colour(bishop) == 0 { 0 } else { 7 };
+        // 7 less the corner distance.
+        let a = corner_slope(wk, flip);
+        let free = if men == 2 {
+            kbnk_escapes(wk, sk, bishop, knight, flip, a)
+        } else {
+            escapes(pos, wk, sc, flip, a)
+        };
+        bonus += 40 * (7 + a as i16)
             + KBNK_KING * (7 - distance(sk, wk) as i16)
-            + KBNK_KNIGHT * (7 - distance(knight, wk) as i16);
-        for r in 0..8u8 {
-            let s = wk.wrapping_add(RAYS.get(r as usize) as u8);
-            if on_board(s) && corner_distance(s, bishop_colour) >= d && !pos.is_square_attacked(s, sc) {
-                bonus -= KBNK_ESCAPE;
-            }
-        }
+            + KBNK_KNIGHT * (7 - distance(knight, wk) as i16)
+            - KBNK_ESCAPE * free as i16;
+    }
+    if strong == 0 {
+        bonus
+    } else {
+        -bonus
+    }
+}
+
+/// [`mating`] on the AVR, in assembly but for the escape squares of
+/// more than one bishop or knight ([`escapes`]): the compiled Rust was
+/// 732 B and 685 cycles a call besides its callees, 119,000 calls of
+/// `is_square_attacked` (121 cycles each, 9.5% of the KBNK bench) and
+/// 207,000 of `corner_distance` (19 each). The terms as the host's:
+/// the centre distance by reflecting file and rank into 4..=7; the
+/// corner distance by [`corner_slope`]; the escape squares' attacks by
+/// the four men's squares as [`kbnk_attacked`] (the king's by the 0x88
+/// difference plus 17, `attacked_after`'s test; the knight's by the
+/// difference's absolute value; the bishop's by a walk from the square
+/// towards it).
+#[cfg(target_arch = "avr")]
+#[inline(never)]
+fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
+    let _ = ctx;
+    let mut bonus: i16;
+    let general: u8;
+    let wk: u8;
+    let flip: u8;
+    let a: u8;
+    // Registers: r25:r24 the position (then the square's file and
+    // rank), r20 `strong` (then the bishop), r17:r16 the bonus, r18 the
+    // strong king, r19 the weak king (r14 its file, r15 its rank), r21
+    // the knight, r13 the men (at the end 1 when [`escapes`] must
+    // count), r12 the slots, r2 the kings' distance, r11 `flip`, r10
+    // `a`, r9 and r8 the bishop's file and rank, r7 the square, r30
+    // the step; r22 and r23 temporaries; X the lists, then RAYS.
+    // SAFETY: reads the piece list of the strong side up to its officer
+    // bound, the board at its squares, both kings' slots, the officer
+    // bound and RAYS; the subroutine at 60 uses two bytes of stack.
+    unsafe {
+        core::arch::asm!(
+            "    rjmp 59f",
+            // |file difference| (r22) and |rank difference| (r23) of the
+            // square in r22 and the weak king's.
+            "60: mov r23, r22",
+            "    swap r23",
+            "    andi r22, 7",
+            "    andi r23, 15",
+            "    sub r22, r14",
+            "    brpl 61f",
+            "    neg r22",
+            "61: sub r23, r15",
+            "    brpl 62f",
+            "    neg r23",
+            "62: ret",
+            "59: movw r26, r24",
+            "    subi r26, 0x80",
+            "    sbci r27, 0xFF",
+            "    ld r18, X",
+            "    adiw r26, 16",
+            "    ld r19, X",
+            "    movw r30, r24",
+            "    subi r30, lo8({oe_n})",
+            "    sbci r31, hi8({oe_n})",
+            "    add r30, r20",
+            "    adc r31, r1",
+            "    ld r12, Z",
+            "    tst r20",
+            "    brne 1f",
+            "    sbiw r26, 16",
+            "    rjmp 2f",
+            "1:  mov r22, r18",
+            "    mov r18, r19",
+            "    mov r19, r22",
+            "2:  adiw r26, 1",
+            "    mov r22, r19",
+            "    andi r22, 7",
+            "    mov r14, r22",
+            "    mov r22, r19",
+            "    swap r22",
+            "    andi r22, 15",
+            "    mov r15, r22",
+            // 12 x the centre distance: file and rank reflected into
+            // 4..=7 (complemented below 4), less 4.
+            "    mov r22, r14",
+            "    sbrs r22, 2",
+            "    com r22",
+            "    andi r22, 3",
+            "    mov r23, r15",
+            "    sbrs r23, 2",
+            "    com r23",
+            "    andi r23, 3",
+            "    add r22, r23",
+            "    ldi r23, 12",
+            "    mul r22, r23",
+            "    movw r16, r0",
+            // 6 x (14 less the kings' Manhattan distance); r2 their
+            // distance.
+            "    mov r22, r18",
+            "    rcall 60b",
+            "    mov r2, r22",
+            "    cp r22, r23",
+            "    brsh 3f",
+            "    mov r2, r23",
+            "3:  add r22, r23",
+            "    ldi r23, 6",
+            "    mul r22, r23",
+            "    sub r16, r0",
+            "    sbc r17, r1",
+            "    clr r1",
+            "    subi r16, lo8({n84})",
+            "    sbci r17, hi8({n84})",
+            // The strong men: bishops and knights only, the last of each.
+            "    clr r13",
+            "    ldi r20, 0xFF",
+            "    ldi r21, 0xFF",
+            "    dec r12",
+            "    breq 19f",
+            "11: ld r22, X+",
+            "    cpi r22, 0xFF",
+            "    breq 18f",
+            "    inc r13",
+            "    movw r30, r24",
+            "    add r30, r22",
+            "    adc r31, r1",
+            "    ld r23, Z",
+            "    andi r23, {code_mask}",
+            "    cpi r23, {black_offset}+1",
+            "    brlo 12f",
+            "    subi r23, {black_offset}",
+            "12: cpi r23, {bishop}",
+            "    brne 13f",
+            "    mov r20, r22",
+            "    rjmp 18f",
+            "13: cpi r23, {knight}",
+            "    brne 90f",
+            "    mov r21, r22",
+            "18: dec r12",
+            "    brne 11b",
+            "19: cpi r20, 0xFF",
+            "    breq 90f",
+            "    cpi r21, 0xFF",
+            "    brne 20f",
+            "90: clr r13",
+            "    rjmp 99f",
+            "20:",
+            // KBNK: `flip` 7 for a bishop on an odd square (file + rank).
+            "    mov r22, r20",
+            "    swap r22",
+            "    eor r22, r20",
+            "    andi r22, 1",
+            "    neg r22",
+            "    andi r22, 7",
+            "    mov r11, r22",
+            "    eor r22, r14",
+            "    add r22, r15",
+            "    subi r22, 7",
+            "    brpl 21f",
+            "    neg r22",
+            "21: mov r10, r22",
+            // 40 (7 + a) + king (7 - r2) + knight (7 - its distance).
+            "    ldi r23, 40",
+            "    mul r22, r23",
+            "    add r16, r0",
+            "    adc r17, r1",
+            "    ldi r23, {king}",
+            "    mul r2, r23",
+            "    sub r16, r0",
+            "    sbc r17, r1",
+            "    mov r22, r21",
+            "    rcall 60b",
+            "    cp r22, r23",
+            "    brsh 22f",
+            "    mov r22, r23",
+            "22: ldi r23, {knight_w}",
+            "    mul r22, r23",
+            "    sub r16, r0",
+            "    sbc r17, r1",
+            "    clr r1",
+            "    subi r16, lo8({n_kbnk})",
+            "    sbci r17, hi8({n_kbnk})",
+            // More than one bishop or knight: `escapes` counts.
+            "    mov r22, r13",
+            "    cpi r22, 2",
+            "    breq 30f",
+            "    clr r13",
+            "    inc r13",
+            "    rjmp 99f",
+            // The escape squares: on the board, no nearer the corner,
+            // not attacked.
+            "30: mov r22, r20",
+            "    andi r22, 7",
+            "    mov r9, r22",
+            "    mov r22, r20",
+            "    swap r22",
+            "    andi r22, 15",
+            "    mov r8, r22",
+            "    ldi r26, lo8({rays})",
+            "    ldi r27, hi8({rays})",
+            "31: ld r7, X+",
+            "    add r7, r19",
+            "    mov r22, r7",
+            "    andi r22, 0x88",
+            "    brne 39f",
+            "    mov r24, r7",
+            "    andi r24, 7",
+            "    mov r25, r7",
+            "    swap r25",
+            "    andi r25, 15",
+            "    mov r22, r24",
+            "    eor r22, r11",
+            "    add r22, r25",
+            "    subi r22, 7",
+            "    brpl 32f",
+            "    neg r22",
+            "32: cp r10, r22",
+            "    brlo 39f",
+            // The king: sk - s + 17 at most 34, its low nibble at most 2.
+            "    mov r22, r18",
+            "    sub r22, r7",
+            "    subi r22, 0xEF",
+            "    cpi r22, 35",
+            "    brsh 33f",
+            "    andi r22, 15",
+            "    cpi r22, 3",
+            "    brlo 39f",
+            // The knight: |n - s| is 14, 18, 31 or 33.
+            "33: mov r22, r21",
+            "    sub r22, r7",
+            "    brpl 34f",
+            "    neg r22",
+            "34: cpi r22, 14",
+            "    breq 39f",
+            "    cpi r22, 18",
+            "    breq 39f",
+            "    cpi r22, 31",
+            "    breq 39f",
+            "    cpi r22, 33",
+            "    brne 40f",
+            "    rjmp 39f",
+            "38: subi r16, {esc}",
+            "    sbci r17, 0",
+            "39: cpi r26, lo8({rays}+8)",
+            "    brne 31b",
+            "    rjmp 98f",
+            // The bishop: files apart (r22) as many as ranks (r23), not
+            // 0; the step (r30) from the square towards it, the first
+            // man met.
+            "40: mov r22, r9",
+            "    sub r22, r24",
+            "    breq 38b",
+            "    ldi r30, 1",
+            "    brpl 35f",
+            "    neg r22",
+            "    ldi r30, 0xFF",
+            "35: mov r23, r8",
+            "    sub r23, r25",
+            "    brpl 36f",
+            "    neg r23",
+            "    subi r30, 16",
+            "    rjmp 37f",
+            "36: subi r30, 0xF0",
+            "37: cp r22, r23",
+            "    brne 38b",
+            "    mov r22, r7",
+            "41: add r22, r30",
+            "    cp r22, r20",
+            "    breq 39b",
+            "    cp r22, r18",
+            "    breq 38b",
+            "    cp r22, r21",
+            "    breq 38b",
+            "    cp r22, r19",
+            "    brne 41b",
+            "    rjmp 38b",
+            "98: clr r13",
+            "99:",
+            oe_n = const 0u16.wrapping_sub(Position::OFFICER_END_OFFSET as u16),
+            n84 = const 0u16.wrapping_sub(84),
+            n_kbnk = const 0u16.wrapping_sub((40 * 7 + KBNK_KING * 7 + KBNK_KNIGHT * 7) as u16),
+            code_mask = const CODE_MASK,
+            black_offset = const BLACK_OFFSET,
+            bishop = const BISHOP,
+            knight = const KNIGHT,
+            king = const KBNK_KING,
+            knight_w = const KBNK_KNIGHT,
+            esc = const KBNK_ESCAPE,
+            rays = sym RAYS,
+            inout("r25r24") pos as *const Position as usize => _,
+            inout("r20") strong as u8 => _,
+            out("r17r16") bonus,
+            out("r13") general,
+            out("r19") wk,
+            out("r11") flip,
+            out("r10") a,
+            out("r2") _, out("r7") _, out("r8") _, out("r9") _,
+            out("r12") _, out("r14") _, out("r15") _, out("r18") _,
+            out("r21") _, out("r22") _, out("r23") _,
+            out("r26") _, out("r27") _, out("r30") _, out("r31") _,
+            options(readonly),
+        );
+    }
+    if general != 0 {
+        let sc = if strong == 0 { Color::White } else { Color::Black };
+        bonus -= KBNK_ESCAPE * escapes(pos, wk, sc, flip, a) as i16;
     }
     if strong == 0 {
         bonus
@@ -2856,6 +3241,65 @@ mod tests {
         assert_eq!(corner_distance(H1, 1), 0);
         assert_eq!(corner_distance(A1, 1), 7);
         assert_eq!(corner_distance(square(1, 6), 1), 2);
+    }
+
+    #[test]
+    fn the_corner_slope_is_7_less_the_corner_distance() {
+        for i in 0..64u8 {
+            let sq = square(i & 7, i >> 3);
+            assert_eq!(corner_slope(sq, 0), 7 - corner_distance(sq, 0));
+            assert_eq!(corner_slope(sq, 7), 7 - corner_distance(sq, 1));
+        }
+    }
+
+    /// KBNK's escape squares by the four men's squares (the AVR's
+    /// [`mating`] tests them so in assembly) as `is_square_attacked`
+    /// finds them, for either colour strong, on 40,000 placements.
+    #[test]
+    fn kbnk_escapes_answer_like_the_attack_scan() {
+        let mut seed = 0x2545_F491u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            (seed % 64) as u8
+        };
+        let mut tested = 0;
+        while tested < 40_000 {
+            let sqs = [next(), next(), next(), next()];
+            if (1..4).any(|i| sqs[..i].contains(&sqs[i])) {
+                continue;
+            }
+            let [wk, sk, b, n] = sqs.map(|i| square(i & 7, i >> 3));
+            if distance(wk, sk) < 2 {
+                continue;
+            }
+            let black_strong = tested % 2 == 1;
+            let mut board = [b'1'; 64];
+            let men = if black_strong { [b'K', b'k', b'b', b'n'] } else { [b'k', b'K', b'B', b'N'] };
+            for (i, &m) in sqs.iter().zip(men.iter()) {
+                board[*i as usize] = m;
+            }
+            let mut fen = String::new();
+            for r in (0..8).rev() {
+                for f in 0..8 {
+                    fen.push(board[r * 8 + f] as char);
+                }
+                if r > 0 {
+                    fen.push('/');
+                }
+            }
+            fen.push_str(if black_strong { " w - - 0 1" } else { " b - - 0 1" });
+            let p = pos(&fen);
+            let sc = if black_strong { Color::Black } else { Color::White };
+            for flip in [0, 7] {
+                let a = corner_slope(wk, flip);
+                assert_eq!(kbnk_escapes(wk, sk, b, n, flip, a), escapes(&p, wk, sc, flip, a), "{fen}");
+                // Every square next to the king, whatever its slope.
+                assert_eq!(kbnk_escapes(wk, sk, b, n, flip, 7), escapes(&p, wk, sc, flip, 7), "{fen}");
+            }
+            tested += 1;
+        }
     }
 
     #[test]
