@@ -2819,9 +2819,8 @@ fn kbnk_escapes(wk: Square, sk: Square, b: Square, n: Square, flip: u8, a: u8) -
 }
 
 /// The weak king's escape squares (as [`kbnk_escapes`]) whatever the
-/// strong men: by [`Position::is_square_attacked`]. (Out of line: the
-/// AVR's [`mating`] calls it for more than one bishop or knight only.)
-#[inline(never)]
+/// strong men: by [`Position::is_square_attacked`]. (The AVR's
+/// [`mating`] calls it for more than one bishop or knight only.)
 fn escapes(pos: &Position, wk: Square, sc: Color, flip: u8, a: u8) -> u8 {
     let mut count = 0;
     for r in 0..8 {
@@ -2892,36 +2891,45 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
     }
 }
 
+/// [`escapes`] for the AVR's [`mating`] (C ABI, its assembly calls
+/// it): `af` holds `a` in its low nibble, `flip` in its high one.
+#[cfg(target_arch = "avr")]
+#[inline(never)]
+extern "C" fn escapes_avr(pos: &Position, wk: Square, strong: u8, af: u8) -> u8 {
+    let sc = if strong == 0 { Color::White } else { Color::Black };
+    escapes(pos, wk, sc, af >> 4, af & 15)
+}
+
 /// [`mating`] on the AVR, in assembly but for the escape squares of
-/// more than one bishop or knight ([`escapes`]): the compiled Rust was
-/// 732 B and 685 cycles a call besides its callees, 119,000 calls of
-/// `is_square_attacked` (121 cycles each, 9.5% of the KBNK bench) and
-/// 207,000 of `corner_distance` (19 each). The terms as the host's:
-/// the centre distance by reflecting file and rank into 4..=7; the
-/// corner distance by [`corner_slope`]; the escape squares' attacks by
-/// the four men's squares as [`kbnk_attacked`] (the king's by the 0x88
-/// difference plus 17, `attacked_after`'s test; the knight's by the
-/// difference's absolute value; the bishop's by a walk from the square
-/// towards it).
+/// more than one bishop or knight ([`escapes_avr`], a call): the
+/// compiled Rust was 732 B and 685 cycles a call besides its callees,
+/// 119,000 calls of `is_square_attacked` (121 cycles each, 9.5% of the
+/// KBNK bench) and 207,000 of `corner_distance` (19 each). The terms as
+/// the host's: the centre distance by reflecting file and rank into
+/// 4..=7; the corner distance by [`corner_slope`]; the escape squares'
+/// attacks by the four men's squares as [`kbnk_attacked`] (the king's
+/// by the 0x88 difference plus 17, `attacked_after`'s test; the
+/// knight's by the difference's absolute value; the bishop's by a walk
+/// from the square towards it). The callee-saved registers few and the
+/// answer negated inside (a Rust tail kept the position and `strong`
+/// in a frame: 0.7% of the KBNK bench).
 #[cfg(target_arch = "avr")]
 #[inline(never)]
 fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
     let _ = ctx;
-    let mut bonus: i16;
-    let general: u8;
-    let wk: u8;
-    let flip: u8;
-    let a: u8;
+    let bonus: u16;
     // Registers: r25:r24 the position (then the square's file and
-    // rank), r20 `strong` (then the bishop), r17:r16 the bonus, r18 the
-    // strong king, r19 the weak king (r14 its file, r15 its rank), r21
-    // the knight, r13 the men (at the end 1 when [`escapes`] must
-    // count), r12 the slots, r2 the kings' distance, r11 `flip`, r10
-    // `a`, r9 and r8 the bishop's file and rank, r7 the square, r30
-    // the step; r22 and r23 temporaries; X the lists, then RAYS.
+    // rank, at the end the answer), r20 `strong` (then the bishop; r3
+    // keeps `strong`), r17:r16 the bonus, r18 the strong king, r19 the
+    // weak king (r14 its file, r15 its rank, then the bishop's), r21
+    // the knight, r13 the men (then `a`), r12 the slots (then `flip`),
+    // r2 the kings' distance, r31 the square, r30 the step; r22 and
+    // r23 temporaries; X the lists, then RAYS; Z the board.
     // SAFETY: reads the piece list of the strong side up to its officer
     // bound, the board at its squares, both kings' slots, the officer
-    // bound and RAYS; the subroutine at 60 uses two bytes of stack.
+    // bound and RAYS; the subroutine at 60 uses two bytes of stack;
+    // calls escapes_avr (C ABI) with its arguments, the registers it
+    // may change declared.
     unsafe {
         core::arch::asm!(
             "    rjmp 59f",
@@ -2938,7 +2946,8 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             "    brpl 62f",
             "    neg r23",
             "62: ret",
-            "59: movw r26, r24",
+            "59: mov r3, r20",
+            "    movw r26, r24",
             "    subi r26, 0x80",
             "    sbci r27, 0xFF",
             "    ld r18, X",
@@ -3026,29 +3035,9 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             "    breq 90f",
             "    cpi r21, 0xFF",
             "    brne 20f",
-            "90: clr r13",
-            "    rjmp 99f",
-            "20:",
-            // KBNK: `flip` 7 for a bishop on an odd square (file + rank).
-            "    mov r22, r20",
-            "    swap r22",
-            "    eor r22, r20",
-            "    andi r22, 1",
-            "    neg r22",
-            "    andi r22, 7",
-            "    mov r11, r22",
-            "    eor r22, r14",
-            "    add r22, r15",
-            "    subi r22, 7",
-            "    brpl 21f",
-            "    neg r22",
-            "21: mov r10, r22",
-            // 40 (7 + a) + king (7 - r2) + knight (7 - its distance).
-            "    ldi r23, 40",
-            "    mul r22, r23",
-            "    add r16, r0",
-            "    adc r17, r1",
-            "    ldi r23, {king}",
+            "90: rjmp 99f",
+            // KBNK: king (7 - r2) + knight (7 - its distance).
+            "20: ldi r23, {king}",
             "    mul r2, r23",
             "    sub r16, r0",
             "    sbc r17, r1",
@@ -3064,45 +3053,73 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             "    clr r1",
             "    subi r16, lo8({n_kbnk})",
             "    sbci r17, hi8({n_kbnk})",
-            // More than one bishop or knight: `escapes` counts.
-            "    mov r22, r13",
-            "    cpi r22, 2",
+            // `flip` 7 for a bishop on an odd square (file + rank); 40 a.
+            "    mov r22, r20",
+            "    swap r22",
+            "    eor r22, r20",
+            "    andi r22, 1",
+            "    neg r22",
+            "    andi r22, 7",
+            "    mov r12, r22",
+            "    eor r22, r14",
+            "    add r22, r15",
+            "    subi r22, 7",
+            "    brpl 21f",
+            "    neg r22",
+            "21: ldi r23, 40",
+            "    mul r22, r23",
+            "    add r16, r0",
+            "    adc r17, r1",
+            "    clr r1",
+            // More than one bishop or knight: escapes_avr counts.
+            "    mov r23, r13",
+            "    mov r13, r22",
+            "    cpi r23, 2",
             "    breq 30f",
-            "    clr r13",
-            "    inc r13",
+            "    mov r18, r12",
+            "    swap r18",
+            "    or r18, r13",
+            "    mov r22, r19",
+            "    mov r20, r3",
+            "    call {escapes}",
+            "    ldi r22, {esc}",
+            "    mul r24, r22",
+            "    sub r16, r0",
+            "    sbc r17, r1",
+            "    clr r1",
             "    rjmp 99f",
             // The escape squares: on the board, no nearer the corner,
             // not attacked.
             "30: mov r22, r20",
             "    andi r22, 7",
-            "    mov r9, r22",
+            "    mov r14, r22",
             "    mov r22, r20",
             "    swap r22",
             "    andi r22, 15",
-            "    mov r8, r22",
+            "    mov r15, r22",
             "    ldi r26, lo8({rays})",
             "    ldi r27, hi8({rays})",
-            "31: ld r7, X+",
-            "    add r7, r19",
-            "    mov r22, r7",
+            "31: ld r31, X+",
+            "    add r31, r19",
+            "    mov r22, r31",
             "    andi r22, 0x88",
             "    brne 39f",
-            "    mov r24, r7",
+            "    mov r24, r31",
             "    andi r24, 7",
-            "    mov r25, r7",
+            "    mov r25, r31",
             "    swap r25",
             "    andi r25, 15",
             "    mov r22, r24",
-            "    eor r22, r11",
+            "    eor r22, r12",
             "    add r22, r25",
             "    subi r22, 7",
             "    brpl 32f",
             "    neg r22",
-            "32: cp r10, r22",
+            "32: cp r13, r22",
             "    brlo 39f",
             // The king: sk - s + 17 at most 34, its low nibble at most 2.
             "    mov r22, r18",
-            "    sub r22, r7",
+            "    sub r22, r31",
             "    subi r22, 0xEF",
             "    cpi r22, 35",
             "    brsh 33f",
@@ -3111,7 +3128,7 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             "    brlo 39f",
             // The knight: |n - s| is 14, 18, 31 or 33.
             "33: mov r22, r21",
-            "    sub r22, r7",
+            "    sub r22, r31",
             "    brpl 34f",
             "    neg r22",
             "34: cpi r22, 14",
@@ -3127,18 +3144,18 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             "    sbci r17, 0",
             "39: cpi r26, lo8({rays}+8)",
             "    brne 31b",
-            "    rjmp 98f",
+            "    rjmp 99f",
             // The bishop: files apart (r22) as many as ranks (r23), not
             // 0; the step (r30) from the square towards it, the first
             // man met.
-            "40: mov r22, r9",
+            "40: mov r22, r14",
             "    sub r22, r24",
             "    breq 38b",
             "    ldi r30, 1",
             "    brpl 35f",
             "    neg r22",
             "    ldi r30, 0xFF",
-            "35: mov r23, r8",
+            "35: mov r23, r15",
             "    sub r23, r25",
             "    brpl 36f",
             "    neg r23",
@@ -3147,7 +3164,7 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             "36: subi r30, 0xF0",
             "37: cp r22, r23",
             "    brne 38b",
-            "    mov r22, r7",
+            "    mov r22, r31",
             "41: add r22, r30",
             "    cp r22, r20",
             "    breq 39b",
@@ -3158,8 +3175,14 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             "    cp r22, r19",
             "    brne 41b",
             "    rjmp 38b",
-            "98: clr r13",
-            "99:",
+            // Black strong: negated.
+            "99: movw r24, r16",
+            "    sbrs r3, 0",
+            "    rjmp 98f",
+            "    neg r25",
+            "    neg r24",
+            "    sbc r25, r1",
+            "98:",
             oe_n = const 0u16.wrapping_sub(Position::OFFICER_END_OFFSET as u16),
             n84 = const 0u16.wrapping_sub(84),
             n_kbnk = const 0u16.wrapping_sub((40 * 7 + KBNK_KING * 7 + KBNK_KNIGHT * 7) as u16),
@@ -3171,29 +3194,17 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             knight_w = const KBNK_KNIGHT,
             esc = const KBNK_ESCAPE,
             rays = sym RAYS,
-            inout("r25r24") pos as *const Position as usize => _,
+            escapes = sym escapes_avr,
+            inout("r25r24") pos as *const Position as usize => bonus,
             inout("r20") strong as u8 => _,
-            out("r17r16") bonus,
-            out("r13") general,
-            out("r19") wk,
-            out("r11") flip,
-            out("r10") a,
-            out("r2") _, out("r7") _, out("r8") _, out("r9") _,
-            out("r12") _, out("r14") _, out("r15") _, out("r18") _,
+            out("r2") _, out("r3") _, out("r12") _, out("r13") _, out("r14") _, out("r15") _,
+            out("r16") _, out("r17") _, out("r18") _, out("r19") _,
             out("r21") _, out("r22") _, out("r23") _,
             out("r26") _, out("r27") _, out("r30") _, out("r31") _,
             options(readonly),
         );
     }
-    if general != 0 {
-        let sc = if strong == 0 { Color::White } else { Color::Black };
-        bonus -= KBNK_ESCAPE * escapes(pos, wk, sc, flip, a) as i16;
-    }
-    if strong == 0 {
-        bonus
-    } else {
-        -bonus
-    }
+    bonus as i16
 }
 
 #[cfg(test)]
