@@ -2891,6 +2891,16 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
     }
 }
 
+/// The rays ([`RAYS`], bit by ray) whose squares next to a king are no
+/// nearer the corner ([`corner_slope`] at most the king's): by `flip`
+/// (0, 7: 0 and 3 on) and the sign of the king's slope before its
+/// absolute value (`(file ^ flip) + rank - 7`; above 0, below, 0).
+/// A ray's step changes that by -2..=2, so the square is no nearer
+/// exactly when the change is 0 or of the other sign. The AVR's
+/// [`mating`] tests a square's bit in place of its slope (14 cycles).
+#[cfg_attr(not(target_arch = "avr"), allow(dead_code))]
+const ESCAPE_RAYS: [u8; 6] = [0x37, 0xCE, 0x06, 0x5B, 0xAD, 0x09];
+
 /// [`escapes`] for the AVR's [`mating`] (C ABI, its assembly calls
 /// it): `af` holds `a` in its low nibble, `flip` in its high one.
 #[cfg(target_arch = "avr")]
@@ -2921,7 +2931,8 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
     // Registers: r25:r24 the position (then the square's file and
     // rank, at the end the answer), r20 `strong` (then the bishop; r3
     // keeps `strong`), r17:r16 the bonus, r18 the strong king, r19 the
-    // weak king (r14 its file, r15 its rank, then the bishop's), r21
+    // weak king (r14 its file, r15 its rank, then the bishop's file
+    // less and plus its rank), r21
     // the knight, r13 the men (then `a`), r12 the slots (then `flip`),
     // r2 the kings' distance, r31 the square, r30 the step; r22 and
     // r23 temporaries; X the lists, then RAYS; Z the board.
@@ -3090,33 +3101,45 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             "    rjmp 99f",
             // The escape squares: on the board, no nearer the corner,
             // not attacked.
-            "30: mov r22, r20",
+            // The rays whose squares are no nearer the corner (r13,
+            // ESCAPE_RAYS by `flip` and the sign of the king's slope).
+            "30: ldi r23, {m_up}",
+            "    ldi r24, {m_down}",
+            "    ldi r25, {m_level}",
+            "    tst r12",
+            "    breq 45f",
+            "    ldi r23, {f_up}",
+            "    ldi r24, {f_down}",
+            "    ldi r25, {f_level}",
+            "45: mov r22, r12",
+            "    eor r22, r14",
+            "    add r22, r15",
+            "    subi r22, 7",
+            "    brmi 46f",
+            "    breq 47f",
+            "    mov r13, r23",
+            "    rjmp 48f",
+            "46: mov r13, r24",
+            "    rjmp 48f",
+            "47: mov r13, r25",
+            "48: mov r22, r20",
             "    andi r22, 7",
+            "    mov r23, r20",
+            "    swap r23",
+            "    andi r23, 15",
             "    mov r14, r22",
-            "    mov r22, r20",
-            "    swap r22",
-            "    andi r22, 15",
+            "    sub r14, r23",
             "    mov r15, r22",
+            "    add r15, r23",
             "    ldi r26, lo8({rays})",
             "    ldi r27, hi8({rays})",
             "31: ld r31, X+",
+            "    lsr r13",
+            "    brcc 39f",
             "    add r31, r19",
             "    mov r22, r31",
             "    andi r22, 0x88",
             "    brne 39f",
-            "    mov r24, r31",
-            "    andi r24, 7",
-            "    mov r25, r31",
-            "    swap r25",
-            "    andi r25, 15",
-            "    mov r22, r24",
-            "    eor r22, r12",
-            "    add r22, r25",
-            "    subi r22, 7",
-            "    brpl 32f",
-            "    neg r22",
-            "32: cp r13, r22",
-            "    brlo 39f",
             // The king: sk - s + 17 at most 34, its low nibble at most 2.
             "    mov r22, r18",
             "    sub r22, r31",
@@ -3142,28 +3165,35 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             "    rjmp 39f",
             "38: subi r16, {esc}",
             "    sbci r17, 0",
-            "39: cpi r26, lo8({rays}+8)",
+            "39: tst r13",
             "    brne 31b",
             "    rjmp 99f",
-            // The bishop: files apart (r22) as many as ranks (r23), not
-            // 0; the step (r30) from the square towards it, the first
+            // The bishop: on its diagonal (file less rank as its, r14:
+            // steps of 17) or antidiagonal (file plus rank, r15: 15),
+            // not on the square; the step (r30) from the square towards
+            // it (up when the bishop's square is the greater), the first
             // man met.
-            "40: mov r22, r14",
-            "    sub r22, r24",
-            "    breq 38b",
-            "    ldi r30, 1",
-            "    brpl 35f",
-            "    neg r22",
-            "    ldi r30, 0xFF",
-            "35: mov r23, r15",
-            "    sub r23, r25",
-            "    brpl 36f",
-            "    neg r23",
-            "    subi r30, 16",
-            "    rjmp 37f",
-            "36: subi r30, 0xF0",
-            "37: cp r22, r23",
+            "40: mov r24, r31",
+            "    andi r24, 7",
+            "    mov r25, r31",
+            "    swap r25",
+            "    andi r25, 15",
+            "    mov r22, r24",
+            "    sub r22, r25",
+            "    cp r22, r14",
+            "    brne 42f",
+            "    ldi r30, 17",
+            "    rjmp 43f",
+            "42: mov r22, r24",
+            "    add r22, r25",
+            "    cp r22, r15",
             "    brne 38b",
+            "    ldi r30, 15",
+            "43: cp r31, r20",
+            "    breq 38b",
+            "    brlo 44f",
+            "    neg r30",
+            "44:",
             "    mov r22, r31",
             "41: add r22, r30",
             "    cp r22, r20",
@@ -3193,6 +3223,12 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             king = const KBNK_KING,
             knight_w = const KBNK_KNIGHT,
             esc = const KBNK_ESCAPE,
+            m_up = const ESCAPE_RAYS[0],
+            m_down = const ESCAPE_RAYS[1],
+            m_level = const ESCAPE_RAYS[2],
+            f_up = const ESCAPE_RAYS[3],
+            f_down = const ESCAPE_RAYS[4],
+            f_level = const ESCAPE_RAYS[5],
             rays = sym RAYS,
             escapes = sym escapes_avr,
             inout("r25r24") pos as *const Position as usize => bonus,
@@ -3260,6 +3296,24 @@ mod tests {
             let sq = square(i & 7, i >> 3);
             assert_eq!(corner_slope(sq, 0), 7 - corner_distance(sq, 0));
             assert_eq!(corner_slope(sq, 7), 7 - corner_distance(sq, 1));
+        }
+    }
+
+    #[test]
+    fn the_escape_rays_are_the_squares_no_nearer_the_corner() {
+        for i in 0..64u8 {
+            let wk = square(i & 7, i >> 3);
+            for flip in [0u8, 7] {
+                let u = ((wk & 7) ^ flip) as i8 + (wk >> 4) as i8 - 7;
+                let k = if flip == 0 { 0 } else { 3 } + if u > 0 { 0 } else if u < 0 { 1 } else { 2 };
+                let a = corner_slope(wk, flip);
+                for r in 0..8 {
+                    let s = wk.wrapping_add(RAYS.get(r) as u8);
+                    if on_board(s) {
+                        assert_eq!(ESCAPE_RAYS[k] >> r & 1 != 0, corner_slope(s, flip) <= a, "{wk:#x} {flip} {r}");
+                    }
+                }
+            }
         }
     }
 
