@@ -2929,8 +2929,8 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
     let _ = ctx;
     let bonus: u16;
     // Registers: r25:r24 the position (then the square's file and
-    // rank, at the end the answer), r20 `strong` (then the bishop; r3
-    // keeps `strong`), r17:r16 the bonus, r18 the strong king, r19 the
+    // rank, at the end the answer), r20 `strong` (then the bishop; the
+    // T flag keeps `strong`, the stack across the call), r17:r16 the bonus, r18 the strong king, r19 the
     // weak king (r14 its file, r15 its rank, then the bishop's file
     // less and plus its rank), r21
     // the knight, r13 the men (then `a`), r12 the slots (then `flip`),
@@ -2938,26 +2938,11 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
     // r23 temporaries; X the lists, then RAYS; Z the board.
     // SAFETY: reads the piece list of the strong side up to its officer
     // bound, the board at its squares, both kings' slots, the officer
-    // bound and RAYS; the subroutine at 60 uses two bytes of stack;
-    // calls escapes_avr (C ABI) with its arguments, the registers it
+    // bound, RAYS and NEARNESS; calls escapes_avr (C ABI) with its arguments, the registers it
     // may change declared.
     unsafe {
         core::arch::asm!(
-            "    rjmp 59f",
-            // |file difference| (r22) and |rank difference| (r23) of the
-            // square in r22 and the weak king's.
-            "60: mov r23, r22",
-            "    swap r23",
-            "    andi r22, 7",
-            "    andi r23, 15",
-            "    sub r22, r14",
-            "    brpl 61f",
-            "    neg r22",
-            "61: sub r23, r15",
-            "    brpl 62f",
-            "    neg r23",
-            "62: ret",
-            "59: mov r3, r20",
+            "    bst r20, 0",
             "    movw r26, r24",
             "    subi r26, 0x80",
             "    sbci r27, 0xFF",
@@ -3001,8 +2986,17 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             "    movw r16, r0",
             // 6 x (14 less the kings' Manhattan distance).
             "    mov r22, r18",
-            "    rcall 60b",
-            "    add r22, r23",
+            "    mov r23, r18",
+            "    swap r23",
+            "    andi r22, 7",
+            "    andi r23, 15",
+            "    sub r22, r14",
+            "    brpl 61f",
+            "    neg r22",
+            "61: sub r23, r15",
+            "    brpl 62f",
+            "    neg r23",
+            "62: add r22, r23",
             "    ldi r23, 6",
             "    mul r22, r23",
             "    sub r16, r0",
@@ -3101,8 +3095,12 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             "    swap r18",
             "    or r18, r13",
             "    mov r22, r19",
-            "    mov r20, r3",
+            "    clr r20",
+            "    bld r20, 0",
+            "    push r20",
             "    call {escapes}",
+            "    pop r23",
+            "    bst r23, 0",
             "    ldi r22, {esc}",
             "    mul r24, r22",
             "    sub r16, r0",
@@ -3217,8 +3215,7 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             "    rjmp 38b",
             // Black strong: negated.
             "99: movw r24, r16",
-            "    sbrs r3, 0",
-            "    rjmp 98f",
+            "    brtc 98f",
             "    neg r25",
             "    neg r24",
             "    sbc r25, r1",
@@ -3244,7 +3241,7 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             escapes = sym escapes_avr,
             inout("r25r24") pos as *const Position as usize => bonus,
             inout("r20") strong as u8 => _,
-            out("r3") _, out("r12") _, out("r13") _, out("r14") _, out("r15") _,
+            out("r12") _, out("r13") _, out("r14") _, out("r15") _,
             out("r16") _, out("r17") _, out("r18") _, out("r19") _,
             out("r21") _, out("r22") _, out("r23") _,
             out("r26") _, out("r27") _, out("r30") _, out("r31") _,
