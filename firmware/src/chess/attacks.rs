@@ -594,7 +594,9 @@ impl Position {
     /// other registers across the call. (With the C ABI and `by` in bit 3
     /// of `to`, the line looked up again: 63 cycles a call in `bench
     /// engine`, and the generator saved seven registers around it; this
-    /// way 49, and 0.28% fewer cycles in all, 32 B less.)
+    /// way 49, and 0.28% fewer cycles in all, 32 B less.) Two walks:
+    /// up to `from` (no edge test; any man there answers no, not read),
+    /// then beyond it: 0.20% fewer cycles, 20 B.
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     pub(super) extern "C" fn uncovers_along(&self, king: Square, from: Square, to: Square) {
@@ -615,10 +617,14 @@ impl Position {
                 "    adc r31, r1",
                 "    lpm r0, Z",
                 "    andi r19, {line}",
+                // From the king to `from`, all on the board: `to` or a
+                // man there, no. (Such a man is no slider of `by`
+                // reaching along the line: the king of the side not to
+                // move would stand in check, or `in_check_after` found
+                // the mover on `to` checking already.)
                 "1:  add r22, r0",
-                "    mov r26, r22",
-                "    andi r26, 0x88",
-                "    brne 8f",
+                "    cp r22, r20",
+                "    breq 5f",
                 "    cp r22, r18",
                 "    breq 8f",
                 "    movw r30, r24",
@@ -627,27 +633,38 @@ impl Position {
                 "    ld r26, Z",
                 "    tst r26",
                 "    breq 1b",
-                "    cp r22, r20",
-                "    breq 1b",
+                "8:  clr r19",
+                "    ret",
+                // Beyond `from`: the first man, unless `to` or the edge
+                // comes first.
+                "5:  add r22, r0",
+                "    mov r26, r22",
+                "    andi r26, 0x88",
+                "    brne 8b",
+                "    cp r22, r18",
+                "    breq 8b",
+                "    movw r30, r24",
+                "    add r30, r22",
+                "    adc r31, r1",
+                "    ld r26, Z",
+                "    tst r26",
+                "    breq 5b",
                 // The first man: of `by` (White codes 1..=6, Black 7..)
                 // and reaching along the line?
                 "    andi r26, 0x0F",
                 "    cpi r26, 7",
                 "    brts 2f",
-                "    brsh 8f",
+                "    brsh 8b",
                 "    rjmp 3f",
-                "2:  brlo 8f",
+                "2:  brlo 8b",
                 "3:  ldi r30, lo8({reach})",
                 "    ldi r31, hi8({reach})",
                 "    add r30, r26",
                 "    adc r31, r1",
                 "    lpm r26, Z",
                 "    and r26, r19",
-                "    breq 8f",
+                "    breq 8b",
                 "    ldi r19, 1",
-                "    rjmp 9f",
-                "8:  clr r19",
-                "9:",
                 directions = sym DIRECTIONS,
                 reach = sym REACH,
                 line = const LINE,
@@ -671,13 +688,24 @@ impl Position {
         let g = e & LINE;
         let dir = entry_step(e);
         let mut s = king;
+        // From the king to `from`: `to` or a man there, no (as the
+        // AVR's: that man cannot be a slider of `by` along the line).
+        loop {
+            s = s.wrapping_add(dir);
+            if s == from {
+                break;
+            }
+            if s == to || self.board[s as usize] != EMPTY {
+                return false;
+            }
+        }
         loop {
             s = s.wrapping_add(dir);
             if !on_board(s) || s == to {
                 return false;
             }
             let b = self.board[s as usize];
-            if s != from && b != EMPTY {
+            if b != EMPTY {
                 return is_color(b, by) && REACH.get((b & CODE_MASK) as usize) & g != 0;
             }
         }
