@@ -934,8 +934,20 @@ impl MoveGen {
                 // uncovered_filter: all its moves if it uncovers one of
                 // our sliders (uncovers_along, its own registers: it
                 // keeps r18, whose bit 7 makes it no `to`, r21, r23,
-                // r27 and the position).
-                "75: mov r19, r31",
+                // r27 and the position). Not asked for a pawn on the
+                // king's file: its pushes stay on it, and a promotion
+                // or a capture, none of the checks stage's, comes from
+                // the 6th rank on, where it keeps all its moves anyway.
+                // (`bench engine` 0.09% fewer cycles, 20 B. Nor for a
+                // man reaching along the line, which cannot be the first
+                // from the king: 1,400 of 7,700 calls spared, no cycles.)
+                "75: cpi r23, 1",
+                "    brne 57f",
+                "    mov r30, r26",
+                "    eor r30, r22",
+                "    andi r30, 7",
+                "    breq 74b",
+                "57: mov r19, r31",
                 "    mov r20, r22",
                 "    mov r22, r26",
                 "    bst r21, 7",
@@ -1110,7 +1122,10 @@ impl MoveGen {
         } else {
             self.flags |= DIRECT_CHECKS;
         }
-        if on_line(king, from) {
+        // A pawn on the king's file uncovers nothing by a push (a
+        // capture or a promotion, from its 6th rank on, finds `checks`
+        // set under `restrict_to_checks`, and the checks stage takes none).
+        if on_line(king, from) && (kind != PAWN || (king ^ from) & 7 != 0) {
             return self.uncovered_filter(pos, king, from, checks);
         }
         checks
