@@ -946,7 +946,6 @@ impl Position {
                 "    breq 71b",
                 "    rjmp 79b",
                 "80: clr r24",
-                "    rjmp 99f",
                 "99:",
                 wpawn = const PAWN,
                 bpawn = const PAWN + BLACK_OFFSET,
