@@ -534,6 +534,8 @@ impl MoveGen {
                 "    add r30, r19",
                 "    adc r31, r1",
                 "    mov r19, r26",
+                "    sbrc r21, 4",
+                "    rjmp 31f",
                 // The walk goes on from the ray's square, or from the
                 // man (each new direction too: r20 is 0xFF again only
                 // in the state written back).
@@ -557,8 +559,6 @@ impl MoveGen {
                 "    ld r23, X",
                 "    tst r23",
                 "    brne 40f",
-                "    sbrc r21, 4",
-                "    rjmp 50f",
                 // A quiet move; a slider keeps the square as its ray and
                 // the direction as its step, the others go on to the next.
                 "22: mov r24, r22",
@@ -574,13 +574,9 @@ impl MoveGen {
                 "23: ldi r20, 0xFF",
                 "    ori r19, 0x40",
                 "    rjmp 24b",
-                "25: brts 21b",
-                "    rjmp 30b",
                 "29: rjmp 80f",
                 // A man on the square: an enemy is a capture.
-                "40: sbrc r21, 4",
-                "    rjmp 30b",
-                "    sbrc r21, 6",
+                "40: sbrc r21, 6",
                 "    rjmp 30b",
                 "    andi r23, 0x0F",
                 "    sbrs r21, 7",
@@ -597,7 +593,26 @@ impl MoveGen {
                 "    bld r19, 7",
                 "    ori r19, 0x40",
                 "    rjmp 99f",
-                // DIRECT_CHECKS: the square's geometry to the king.
+                // DIRECT_CHECKS' walk (and EVASIONS'), the same as
+                // above but for the captures, then the square's geometry
+                // to the king. (A loop of its own, no flag tests a
+                // square: `bench engine` 0.14% fewer cycles, 24 B.)
+                "31: cpi r20, 0xFF",
+                "    brne 32f",
+                "33: mov r20, r22",
+                "32: lpm r0, Z+",
+                "    tst r0",
+                "    breq 29b",
+                "34: add r20, r0",
+                "    mov r23, r20",
+                "    andi r23, 0x88",
+                "    brne 33b",
+                "    movw r26, r24",
+                "    add r26, r20",
+                "    adc r27, r1",
+                "    ld r23, X",
+                "    tst r23",
+                "    brne 33b",
                 "50: movw r26, r30",
                 "    mov r23, r18",
                 "    sub r23, r20",
@@ -612,15 +627,15 @@ impl MoveGen {
                 "    mov r26, r23",
                 "    and r23, r19",
                 "    brne 55f",
-                "52: brts 21b",
-                "    rjmp 30b",
+                "52: brts 34b",
+                "    rjmp 33b",
                 // EVASIONS: the square between our king and the
                 // checker, or beyond it: its entry towards our king the
                 // checker's.
                 "51: andi r23, {evasion_mask}",
                 "    cp r23, r19",
-                "    breq 22b",
-                "    rjmp 52b",
+                "    brne 52b",
+                "    rjmp 22b",
                 // CHECKS_EXACT: a slider's square only with its line
                 // to the king clear (53).
                 "55: sbrc r21, 3",
