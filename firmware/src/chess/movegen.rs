@@ -622,20 +622,22 @@ impl MoveGen {
                 "    adc r31, r1",
                 "    lpm r23, Z",
                 "    movw r30, r26",
-                "    sbrc r21, 0",
-                "    rjmp 51f",
                 "    mov r26, r23",
                 "    and r23, r19",
-                "    brne 55f",
+                "    brne 56f",
                 "52: brts 34b",
                 "    rjmp 33b",
                 // EVASIONS: the square between our king and the
                 // checker, or beyond it: its entry towards our king the
-                // checker's.
-                "51: andi r23, {evasion_mask}",
-                "    cp r23, r19",
+                // checker's. (Tested once the entry shares a bit with
+                // the note: no other can equal it. The flag tested only
+                // then, `bench engine` 0.06% fewer cycles, 0 B.)
+                "51: andi r26, {evasion_mask}",
+                "    cp r26, r19",
                 "    brne 52b",
                 "    rjmp 22b",
+                "56: sbrc r21, 0",
+                "    rjmp 51b",
                 // CHECKS_EXACT: a slider's square only with its line
                 // to the king clear (53).
                 "55: sbrc r21, 3",
