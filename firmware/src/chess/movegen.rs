@@ -504,11 +504,14 @@ impl MoveGen {
                 "    sbrs r21, 7",
                 "    adiw r30, 16",
                 "    ld r18, Z",
-                "    ldi r30, lo8({reach})",
-                "    ldi r31, hi8({reach})",
-                "    add r30, r23",
-                "    adc r31, r1",
-                "    lpm r26, Z",
+                // The reach (REACH's) of a knight, bishop, rook or
+                // queen (kinds 2 to 5; a king or a pawn never walks
+                // here): JUMP, else the kind less 2. (`bench engine`
+                // 0.04% fewer cycles than the table.)
+                "    mov r26, r23",
+                "    subi r26, 2",
+                "    brne 7f",
+                "    ldi r26, {jump}",
                 "    rjmp 7f",
                 // (EVASIONS: r19 the note, the GEOMETRY entry of the
                 // checker towards our king, but its adjacency bit.)
@@ -1095,7 +1098,7 @@ impl MoveGen {
                 evasion_mask = const 0xF7,
                 geometry = sym super::attacks::GEOMETRY,
                 directions = sym super::attacks::DIRECTIONS,
-                reach = sym super::attacks::REACH,
+                jump = const super::attacks::JUMP,
                 line = const super::attacks::LINE,
                 uncovers_along = sym Position::uncovers_along,
                 special = sym MoveGen::next_special,
@@ -1753,6 +1756,16 @@ mod tests {
             });
         }
         assert!(checks > 20, "{checks}");
+    }
+
+    /// The AVR walk's reach of a knight, bishop, rook or queen: JUMP,
+    /// else the kind less 2, as REACH has it.
+    #[test]
+    fn walk_reach_is_reach() {
+        for kind in KNIGHT..=QUEEN {
+            let want = if kind == KNIGHT { super::super::attacks::JUMP } else { kind - 2 };
+            assert_eq!(super::super::attacks::REACH.get(kind as usize), want, "{kind}");
+        }
     }
 
     /// The AVR walk's direction lists are the host's.
