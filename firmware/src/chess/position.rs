@@ -44,7 +44,8 @@ pub struct Position {
     /// by [`Position::in_check_after`] right after the move that led
     /// here, cleared by every make, restored by unmake (or left 0). The
     /// AVR's generator then leaves out quiet moves that cannot be legal
-    /// (see `MoveGen::next_avr`).
+    /// (see `MoveGen::next_avr`) and castling, and `MoveGen::next_legal`
+    /// takes the check from it.
     pub(super) checked: u8,
     pub(super) halfmove: u8,
     pub(super) fullmove: u16,
