@@ -199,6 +199,14 @@ impl Position {
     /// True if `by` attacks `sq` in the current position.
     #[inline]
     pub fn is_square_attacked(&self, sq: Square, by: Color) -> bool {
+        #[cfg(target_arch = "avr")]
+        {
+            let r = self.attacked_after(sq, by, NO_SQUARE, NO_SQUARE, NO_SQUARE);
+            // SAFETY: the answer byte is 0 or 1. (Not `r != 0`, even
+            // with the range assumed: a compare and a branch, 26 B.)
+            unsafe { core::mem::transmute::<u8, bool>(r) }
+        }
+        #[cfg(not(target_arch = "avr"))]
         self.attacked_after(sq, by, NO_SQUARE, NO_SQUARE, NO_SQUARE)
     }
 
@@ -426,8 +434,19 @@ impl Position {
     /// attacking the enemy king (`attacks_king`, its `scan` passing
     /// over `from`), then the line through `from` (`uncovers`).
     #[cfg(target_arch = "avr")]
-    #[inline(never)]
+    #[inline(always)]
     pub fn gives_check(&self, m: Move) -> bool {
+        let r = self.gives_check_avr(m);
+        // SAFETY: the answer byte is 0 or 1.
+        unsafe { core::hint::assert_unchecked(r <= 1) };
+        r != 0
+    }
+
+    /// [`Position::gives_check`] on the AVR, the answer a byte (C ABI,
+    /// as [`Position::in_check_after`]'s).
+    #[cfg(target_arch = "avr")]
+    #[inline(never)]
+    extern "C" fn gives_check_avr(&self, m: Move) -> u8 {
         use core::mem::offset_of;
         const SIDE: usize = offset_of!(Position, side);
         const _: () = assert!(offset_of!(Position, lists) == 128 && SIDE - 128 < 64);
@@ -544,8 +563,7 @@ impl Position {
                 out("X") _, out("Z") _,
             );
         }
-        // SAFETY: the answer byte is 0 or 1.
-        unsafe { core::mem::transmute::<u8, bool>(r as u8) }
+        r as u8
     }
 
     /// Would a man of piece code `code` (of side `by`) on `to` attack
@@ -766,7 +784,9 @@ impl Position {
     /// call in `bench engine` against 289, most of it the officer scan,
     /// which skips a man on no line or jump with `sq` before reading the
     /// board and REACH.
-    /// (C ABI: the assembly king_safe_after calls it.)
+    /// (C ABI: the assembly king_safe_after calls it. The answer a byte,
+    /// 0 or 1: a `bool` returned cost two `andi` a call, r24 and r25
+    /// extended.)
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     pub(super) extern "C" fn attacked_after(
@@ -776,7 +796,7 @@ impl Position {
         vacated1: Square,
         vacated2: Square,
         filled: Square,
-    ) -> bool {
+    ) -> u8 {
         use core::mem::offset_of;
         const OE: usize = offset_of!(Position, officer_end);
         const _: () = assert!(offset_of!(Position, lists) == 128);
@@ -966,8 +986,7 @@ impl Position {
                 out("X") _, out("Z") _,
             );
         }
-        // SAFETY: the answer byte is 0 or 1.
-        unsafe { core::mem::transmute::<u8, bool>(r as u8) }
+        r as u8
     }
 
     /// [`Position::attacked_after`]: the host's (and the reference of the

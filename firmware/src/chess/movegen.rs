@@ -1415,8 +1415,22 @@ impl Position {
     /// Rust 59; 56 with the tests in check below (a jump, a capture, a
     /// block), which leave 17,900 of its 41,700 exact tests.
     #[cfg(target_arch = "avr")]
-    #[inline(never)]
+    #[inline(always)]
     pub fn is_legal_given_check(&self, m: Move, in_check: bool) -> bool {
+        let r = self.is_legal_avr(m, in_check);
+        // SAFETY: the answer byte is 0 or 1.
+        unsafe { core::hint::assert_unchecked(r <= 1) };
+        r != 0
+    }
+
+    /// [`Position::is_legal_given_check`] on the AVR, the answer a byte
+    /// (C ABI: a `bool` returned cost two `andi` a call, r24 and r25
+    /// extended; `bench engine` 0.12% fewer cycles, 8 B less). (The same
+    /// for `in_check_after`, whose callers keep the answer: 0.05% fewer
+    /// cycles for 56 B more in the search's register allocation.)
+    #[cfg(target_arch = "avr")]
+    #[inline(never)]
+    extern "C" fn is_legal_avr(&self, m: Move, in_check: bool) -> u8 {
         use core::mem::offset_of;
         const SIDE: usize = offset_of!(Position, side);
         const _: () = assert!(offset_of!(Position, lists) == 128 && SIDE - 128 < 64);
@@ -1575,8 +1589,7 @@ impl Position {
                 out("X") _, out("Z") _,
             );
         }
-        // SAFETY: the answer byte is 0 or 1.
-        unsafe { core::mem::transmute::<u8, bool>(r as u8) }
+        r as u8
     }
 
     /// [`Position::is_legal_given_check`] for the host (the AVR's reference).
@@ -1632,7 +1645,7 @@ impl Position {
     /// it takes them, r14 and r16 saved around the call.
     #[cfg(target_arch = "avr")]
     #[inline(never)]
-    extern "C" fn king_safe_after(&self, m: Move) -> bool {
+    extern "C" fn king_safe_after(&self, m: Move) -> u8 {
         use core::mem::offset_of;
         const SIDE: usize = offset_of!(Position, side);
         const _: () = assert!(offset_of!(Position, lists) == 128 && SIDE - 128 < 64);
@@ -1689,8 +1702,8 @@ impl Position {
                 out("X") _, out("Z") _,
             );
         }
-        // SAFETY: attacked_after's bool, flipped: 0 or 1.
-        unsafe { core::mem::transmute::<u8, bool>(r as u8) }
+        // attacked_after's answer, flipped: 0 or 1.
+        r as u8
     }
 
     /// Is `m` legal here? Safe for any move value (killers, user input).
