@@ -455,7 +455,18 @@ impl MoveGen {
                 "    add r30, r18",
                 "    adc r31, r1",
                 "    ld r22, Z",
-                "    rjmp 16f",
+                // 16's work for a walk with no DIRECT_CHECKS, here.
+                // (The jump to 16: `bench engine` 0.03% more cycles, 16 B less.)
+                "    bst r19, 7",
+                "    andi r19, 0x3F",
+                "    ldi r30, lo8({rays}-1)",
+                "    ldi r31, hi8({rays}-1)",
+                "    add r30, r19",
+                "    adc r31, r1",
+                "    cpi r20, 0xFF",
+                "    brne 1f",
+                "    mov r20, r22",
+                "1:  rjmp 20f",
                 "87: rjmp 86f",
                 // An officer's directions are over; the next man
                 // (next_piece), falling into 10. (Placed by the stage's
