@@ -1436,9 +1436,7 @@ impl Position {
 
     /// [`Position::is_legal_given_check`] on the AVR, the answer a byte
     /// (C ABI: a `bool` returned cost two `andi` a call, r24 and r25
-    /// extended; `bench engine` 0.12% fewer cycles, 8 B less). (The same
-    /// for `in_check_after`, whose callers keep the answer: 0.05% fewer
-    /// cycles for 56 B more in the search's register allocation.)
+    /// extended; `bench engine` 0.12% fewer cycles, 8 B less).
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     extern "C" fn is_legal_avr(&self, m: Move, in_check: bool) -> u8 {
