@@ -1045,7 +1045,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     #[inline(always)]
     fn child(&mut self, ply: u8, depth: i8, alpha: i16, beta: i16, in_check: bool, flags: u8) -> i16 {
         if depth <= 0 {
-            self.qsearch_call(ply, alpha, beta, in_check as u8 | Q_CHECKS)
+            self.q_entry(ply, alpha, beta, in_check as u8 | Q_CHECKS)
         } else {
             self.search(ply, depth, alpha, beta, in_check, flags)
         }
@@ -1064,7 +1064,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             // slower than this, 2.3% more nodes to depth 4): left out.
             // Quiet checks again after the evasion of a quiescence check
             // (once): -0.4% +/- 1.1%, 2.0% more nodes: left out.
-            return self.qsearch_call(ply, alpha, beta, in_check as u8 | Q_CHECKS);
+            return self.q_entry(ply, alpha, beta, in_check as u8 | Q_CHECKS);
         }
         let p = ply as usize;
         // Internal iterative deepening: a PV node off the main line has no
@@ -1251,24 +1251,25 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         pv | cut as u8
     }
 
-    /// `mode`: [`Q_IN_CHECK`] (the side to move is in check: all evasions,
-    /// no standing pat), [`Q_CHECKS`] (the first ply after the horizon:
-    /// quiet checks too).
+    /// The head of a quiescence node (node count, ply limit, standing
+    /// pat), then [`Searcher::qsearch`] for its moves. `mode`:
+    /// [`Q_IN_CHECK`] (the side to move is in check: all evasions, no
+    /// standing pat), [`Q_CHECKS`] (the first ply after the horizon: quiet
+    /// checks too).
     ///
-    /// The node's head (node count, ply limit, standing pat) is inlined
-    /// into [`Searcher::q_moves`]'s loop, whose registers are saved
-    /// already; only a node that goes on to its moves calls `q_moves`
-    /// and pays its 18 saved registers and frame (about 95 cycles).
-    /// Nearly half the quiescence nodes of `bench engine` end on the
-    /// standing pat (16,862 of 36,102). The full-width nodes call the
-    /// head out of line ([`Searcher::qsearch_call`], 7 registers saved).
-    /// `bench engine` 290,763,041 -> 289,891,120 cycles (-0.30%), +228 B.
-    /// (The head inlined into `search`'s three calls of
-    /// [`Searcher::child`] too: -0.28%, +784 B, `search` short of
-    /// registers around it; those calls merged into one in a loop, the
-    /// head inlined there: +0.10% against the base.)
+    /// Inlined into `qsearch`'s loop, whose registers are saved already:
+    /// only a node that goes on to its moves calls `qsearch` and pays its
+    /// 18 saved registers and frame (about 95 cycles). Nearly half the
+    /// quiescence nodes of `bench engine` end on the standing pat (16,862
+    /// of 36,102). The full-width nodes call it out of line
+    /// ([`Searcher::q_entry`], 7 registers saved). `bench engine`
+    /// 290,763,041 -> 289,891,120 cycles (-0.30%), +228 B. (The head
+    /// inlined into `search`'s three calls of [`Searcher::child`] too:
+    /// -0.28%, +784 B, `search` short of registers around it; those calls
+    /// merged into one in a loop, the head inlined there: +0.10% against
+    /// the base.)
     #[inline(always)]
-    fn qsearch(&mut self, ply: u8, alpha: i16, beta: i16, mode: u8) -> i16 {
+    fn q_head(&mut self, ply: u8, alpha: i16, beta: i16, mode: u8) -> i16 {
         if self.tick() {
             return 0;
         }
@@ -1297,22 +1298,23 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             }
             stand
         };
-        self.q_moves(ply, alpha, beta, mode, stand)
+        self.qsearch(ply, alpha, beta, mode, stand)
     }
 
-    /// [`Searcher::qsearch`] out of line, for the full-width nodes
+    /// [`Searcher::q_head`] out of line, for the full-width nodes
     /// ([`Searcher::child`]; [`Searcher::search`] at the horizon, the null
-    /// move's child).
+    /// move's child). (Not named `qsearch…`: `assets/stack_recursion.txt`
+    /// bounds the recursion of `qsearch`, which this does not take part in.)
     #[inline(never)]
-    fn qsearch_call(&mut self, ply: u8, alpha: i16, beta: i16, mode: u8) -> i16 {
-        self.qsearch(ply, alpha, beta, mode)
+    fn q_entry(&mut self, ply: u8, alpha: i16, beta: i16, mode: u8) -> i16 {
+        self.q_head(ply, alpha, beta, mode)
     }
 
-    /// The moves of a quiescence node past its head ([`Searcher::qsearch`]):
+    /// The moves of a quiescence node past its head ([`Searcher::q_head`]):
     /// `stand` its standing pat, below beta (-INFINITE in check).
     #[cfg_attr(target_arch = "avr", optimize(speed))]
     #[inline(never)]
-    fn q_moves(&mut self, ply: u8, alpha: i16, beta: i16, mode: u8, stand: i16) -> i16 {
+    fn qsearch(&mut self, ply: u8, alpha: i16, beta: i16, mode: u8, stand: i16) -> i16 {
         let in_check = mode & Q_IN_CHECK != 0;
         let p = slot(ply);
         let mut alpha = alpha;
@@ -1375,7 +1377,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             self.make(ply, m);
             let gives_check = self.pos.in_check_after(m);
             debug_assert!(stage != Stage::Checks || gives_check);
-            let v = -self.qsearch(ply + 1, -beta, -alpha, gives_check as u8);
+            let v = -self.q_head(ply + 1, -beta, -alpha, gives_check as u8);
             self.unmake(ply, m);
             if self.e.stopped {
                 return 0;
