@@ -421,20 +421,17 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// every node before its first move, so the flag is never stale.
     /// The ply comes as a byte: a `usize` made the 37-byte stride of the
     /// ply array a 16-bit multiplication, here one `mul`.
-    /// Out of line for [`Searcher::qsearch`] and [`Searcher::root`];
-    /// inlined into [`Searcher::search`] ([`Searcher::make_in`], after
-    /// `enter` and `improve` were): `bench engine` 285,618,885 ->
-    /// 283,362,744 cycles (-0.79%), +168 B. (`unmake` inlined there the
-    /// same way, before: -0.17%, +224 B; `child_info`: -0.09%, +192 B;
-    /// `pawn_to_seventh`: +0.06%.)
-    #[inline(never)]
-    fn make(&mut self, p: u8, m: Move) -> bool {
-        self.make_in(p, m)
-    }
-
-    /// [`Searcher::make`], inlined.
+    /// Inlined into its three callers (their registers are saved
+    /// already; it saved 11 of its own): into [`Searcher::search`] after
+    /// `enter` and `improve` were, `bench engine` 285,618,885 ->
+    /// 283,362,744 cycles (-0.79%), +168 B; into [`Searcher::qsearch`]
+    /// too, 281,090,474 (-0.52%), +152 B; into [`Searcher::root`] too,
+    /// the out-of-line copy gone, -0.05%, 56 B less. (`unmake` inlined
+    /// the same way, into `search`: -0.28%, +208 B; `qsearch` too: -0.12%,
+    /// +208 B; `root` too: -0.09%, +216 B. `child_info` into `search`,
+    /// before `make`: -0.09%, +192 B; `pawn_to_seventh`: +0.06%.)
     #[inline(always)]
-    fn make_in(&mut self, p: u8, m: Move) -> bool {
+    fn make(&mut self, p: u8, m: Move) -> bool {
         let p = slot(p);
         let e = &mut *self.e;
         let pos = &*self.pos;
@@ -1163,7 +1160,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             {
                 continue;
             }
-            let pawn_ending = self.make_in(ply, m);
+            let pawn_ending = self.make(ply, m);
             let gives_check = self.pos.in_check_after(m);
             let info = self.child_info(m, nf, gives_check as u8 & self.checks | (pawn_ending as u8) << 1, ply);
             let ext = (info >> 8) as i8;
