@@ -120,7 +120,16 @@ impl Keys {
 
     /// One fast-task sample. `raw` has bit `b` set while button `b` is down.
     pub fn tick(&mut self, raw: u8) {
-        for (i, key) in Button::ALL.into_iter().enumerate() {
+        // The button from its index, not from `Button::ALL`: the fast task
+        // has this inlined, and the array was copied to its stack frame on
+        // every tick.
+        for i in 0..KEYS {
+            let key = match i {
+                0 => Button::Menu,
+                1 => Button::Up,
+                2 => Button::Down,
+                _ => Button::Enter,
+            };
             let bit = 1u8 << i;
             let now = raw & bit != 0;
             let was = self.stable & bit != 0;
