@@ -375,8 +375,6 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     fn tick(&mut self) -> bool {
         self.poll -= 1;
         if self.poll == 0 {
-            self.poll = POLL_NODES;
-            self.e.nodes = self.e.nodes.wrapping_add(POLL_NODES as u32);
             self.poll_host();
         }
         self.e.stopped
@@ -388,8 +386,13 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         self.e.nodes.wrapping_add((POLL_NODES - self.poll) as u32)
     }
 
+    /// (The period's reset and node sum here, not in [`Searcher::tick`]:
+    /// 80 B less flash over tick's inlined copies, `bench engine` 0.04%
+    /// more cycles, 280,818,610 -> 280,922,519.)
     #[inline(never)]
     fn poll_host(&mut self) {
+        self.poll = POLL_NODES;
+        self.e.nodes = self.e.nodes.wrapping_add(POLL_NODES as u32);
         // One clock reading for the host's poll and the deadlines.
         let now = self.host.now_ms();
         if self.host.poll(now) {
