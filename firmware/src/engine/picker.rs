@@ -1149,6 +1149,14 @@ impl Picker {
     /// more nodes and 2.9% more cycles to depth 4 in `bench engine`;
     /// WAC at 10 s on the host engine at 567, 1,134 and 4,000 nps: 240,
     /// 246, 258 against 238, 248, 258. Left out.)
+    ///
+    /// A single victim kept is asked whether we attack it at all
+    /// ([`Position::is_square_attacked`], about 200 cycles) instead of
+    /// the scan of all our men ([`attacked_victims`], 1,260): in `bench
+    /// engine` 1,190 of the 16,000 calls keep one victim, 932 of them not
+    /// attacked: 0.27% fewer cycles for 76 B. (Most calls keep every
+    /// victim, the floor below a pawn.) Each of up to two, three or four
+    /// kept victims asked in a loop: 0.27%, 0.26%, 0.23% fewer, 156 B.
     pub fn prune_victims(&mut self, pos: &Position, floor: i16, mating: bool) {
         if self.stage != Stage::CapturesInit {
             return;
@@ -1162,13 +1170,20 @@ impl Picker {
             let end = pos.officer_end(them);
             let offset = if pos.side_to_move() == Color::White { BLACK_OFFSET } else { 0 };
             keep = 0;
+            let mut kept = 0u8;
+            let mut last = NO_SQUARE;
             let mut slot = 1u8;
             while slot < end {
                 let sq = list[(slot & 15) as usize];
                 if sq != NO_SQUARE && VALUE.get(pos.code_on(sq).wrapping_sub(offset) as usize & 7) > floor {
                     keep |= SLOT_BITS.get((slot & 15) as usize);
+                    kept += 1;
+                    last = sq;
                 }
                 slot += 1;
+            }
+            if kept == 1 && !pos.is_square_attacked(last, pos.side_to_move()) {
+                keep = 0;
             }
         }
         if keep != 0 {
