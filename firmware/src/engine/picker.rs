@@ -238,7 +238,8 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
     // An enemy king (code first + 5) is no victim: slot 0 is never set.
     // SAFETY: `Position` is `repr(C)` with its 0x88 board (and slot map)
     // at offset 0 and the piece lists at 128 (16 bytes a colour); the
-    // scan only reads the board and the list.
+    // scan only reads the board and the list, and for a pawn or the king
+    // on the a-file the byte before the board (RAM, its value unused).
     unsafe {
         core::arch::asm!(
             "    push r28",
@@ -264,6 +265,8 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             // unrolled, Y walking them from k-17 row by row, the rows and
             // files off the board skipped (r21 the file), not eight
             // steps each tested for the board's edge and added to it.
+            // (The file tested only once the byte read looks like a
+            // victim, as for the pawns below: 0.08% fewer cycles.)
             "    ld r19, X+",
             "    ldi r18, 128",
             "    movw r28, r24",
@@ -276,13 +279,13 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    brsh 71f",
             "    adiw r28, 16",
             "    rjmp 73f",
-            "71: cpi r21, 0",
-            "    breq 72f",
-            "    ld r16, Y",
+            "71: ld r16, Y",
             "    andi r16, 0x0F",
             "    sub r16, r20",
             "    cpi r16, 5",
             "    brsh 72f",
+            "    cpi r21, 0",
+            "    breq 72f",
             "    rcall 40f",
             "72: adiw r28, 1",
             "    ld r16, Y",
@@ -292,42 +295,42 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    brsh 81f",
             "    rcall 40f",
             "81: adiw r28, 1",
-            "    cpi r21, 7",
-            "    breq 74f",
             "    ld r16, Y",
             "    andi r16, 0x0F",
             "    sub r16, r20",
             "    cpi r16, 5",
             "    brsh 74f",
+            "    cpi r21, 7",
+            "    breq 74f",
             "    rcall 40f",
             "74: adiw r28, 14",
-            "73: cpi r21, 0",
-            "    breq 75f",
-            "    ld r16, Y",
+            "73: ld r16, Y",
             "    andi r16, 0x0F",
             "    sub r16, r20",
             "    cpi r16, 5",
             "    brsh 75f",
+            "    cpi r21, 0",
+            "    breq 75f",
             "    rcall 40f",
             "75: adiw r28, 2",
-            "    cpi r21, 7",
-            "    breq 76f",
             "    ld r16, Y",
             "    andi r16, 0x0F",
             "    sub r16, r20",
             "    cpi r16, 5",
             "    brsh 76f",
+            "    cpi r21, 7",
+            "    breq 76f",
             "    rcall 40f",
             "76: cpi r19, 0x70",
             "    brsh 29f",
             "    adiw r28, 14",
-            "    cpi r21, 0",
-            "    breq 77f",
             "    ld r16, Y",
             "    andi r16, 0x0F",
             "    sub r16, r20",
             "    cpi r16, 5",
             "    brsh 77f",
+            "    cpi r21, 0",
+            "    breq 77f",
             "    rcall 40f",
             "77: adiw r28, 1",
             "    ld r16, Y",
@@ -337,13 +340,13 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    brsh 82f",
             "    rcall 40f",
             "82: adiw r28, 1",
-            "    cpi r21, 7",
-            "    breq 29f",
             "    ld r16, Y",
             "    andi r16, 0x0F",
             "    sub r16, r20",
             "    cpi r16, 5",
             "    brsh 29f",
+            "    cpi r21, 7",
+            "    breq 29f",
             "    rcall 40f",
             // The officers' slots.
             "29: dec r15",
@@ -576,28 +579,33 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             // its first or last rank): only the file can leave the
             // board, a on the left, h on the right. Y the first target,
             // the second at Y+2. (Against a 0x88 test and the square
-            // worked out for each: 8 cycles fewer a pawn.)
+            // worked out for each: 8 cycles fewer a pawn.) The file is
+            // tested only once the byte read looks like a victim (off
+            // the board, it is the slot map's, or for a black pawn on
+            // a2 the byte before the board): 0.21% fewer cycles, 4 B.
             "    movw r28, r30",
             "    add r28, r19",
             "    adc r29, r1",
-            "    mov r21, r19",
-            "    andi r21, 7",
-            "    breq 31f",
             "    ld r16, Y",
             "    andi r16, 0x0F",
             "    sub r16, r20",
             "    cpi r16, 5",
             "    brsh 31f",
+            "    mov r21, r19",
+            "    andi r21, 7",
+            "    breq 31f",
             "    rcall 40f",
-            "31: cpi r21, 7",
-            "    breq 39b",
-            "    ldd r16, Y+2",
+            "31: ldd r16, Y+2",
             "    andi r16, 0x0F",
             "    sub r16, r20",
             "    cpi r16, 5",
             "    brsh 39b",
-            "    adiw r28, 2",
-            "    rcall 40f",
+            "    mov r21, r19",
+            "    andi r21, 7",
+            "    cpi r21, 7",
+            "    breq 39b",
+            "    ldd r16, Y+10",
+            "    rcall 43f",
             "    rjmp 39b",
             // A victim at Y: its slot's bit into r23:r22 (1 << slot: 1 or 4 by
             // bit 1, doubled by bit 0, nibbles swapped by bit 2, the high byte
