@@ -74,7 +74,12 @@ fn pawn_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Squ
 /// serves as well as a bishop: none is cheaper. Among equal men the one
 /// in the lowest slot serves (the same exchange in all but freak cases:
 /// what an x-ray reveals behind either is no cheaper, but for a bishop or
-/// rook behind one of two queens). The officers are scanned from the
+/// rook behind one of two queens), except knights: the first knight found
+/// ends the scan. No man is cheaper, and which knight goes first never
+/// matters: a knight stands on no line through `t`, so taking it away
+/// uncovers nothing (the swap-off's value is the same in every case;
+/// `bench engine` 0.25% fewer cycles, the rest of the list was walked
+/// for a cheaper man or a lower knight). The officers are scanned from the
 /// last slot down (`bench engine` 0.16% fewer cycles than upwards, where
 /// every queen and rook on a line walked it before a bishop or knight).
 ///
@@ -109,17 +114,18 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Sq
         if dir == 0 || is_removed(removed, s) {
             continue;
         }
-        if dir != JUMPS_THERE {
-            let mut x = s.wrapping_add(dir);
-            while x != t {
-                if !pos.is_empty(x) && !is_removed(removed, x) {
-                    break;
-                }
-                x = x.wrapping_add(dir);
+        if dir == JUMPS_THERE {
+            return s;
+        }
+        let mut x = s.wrapping_add(dir);
+        while x != t {
+            if !pos.is_empty(x) && !is_removed(removed, x) {
+                break;
             }
-            if x != t {
-                continue;
-            }
+            x = x.wrapping_add(dir);
+        }
+        if x != t {
+            continue;
         }
         best = s;
         best_kind = kind;
@@ -327,7 +333,7 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Sq
             "    rcall 70f",
             "    brne 8f",
             "    cpi r22, {jump}",
-            "    breq 6f",
+            "    breq 12f",
             // A line: walk from s to t, through empty or removed squares.
             "    mov r23, r16",
             "5:  add r23, r22",
@@ -353,6 +359,9 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Sq
             "8:  dec r15",
             "    brne 1b",
             "    rjmp 9f",
+            // A knight: the first found serves (see above).
+            "12: mov r24, r16",
+            "    rjmp 10f",
             // Is square r17 removed? Z clear if so (r17 its bit).
             "70: mov r30, r17",
             "    swap r30",
@@ -859,9 +868,70 @@ mod tests {
         best
     }
 
+    /// A least-attacker scan.
+    type Finder = fn(&Position, Square, Color, &Removed) -> Square;
+
+    /// What `by` wins by capturing on `t` (as [`see_at`], any man on
+    /// `t`), by the gain list with `find` picking the men.
+    fn see_at_with(pos: &Position, t: Square, by: Color, find: Finder) -> i16 {
+        let mut removed = [0u8; 8];
+        let s = find(pos, t, by, &removed);
+        if s == NO_SQUARE {
+            return 0;
+        }
+        mark(&mut removed, s);
+        let gain0 = SEE_VALUE.get(pos.code_on(t) as usize);
+        let gain1 = SEE_VALUE.get(pos.code_on(s) as usize) - gain0;
+        if core::cmp::max(-gain0, gain1) < 0 {
+            return gain0;
+        }
+        let r = match find(pos, t, by.other(), &removed) {
+            NO_SQUARE => gain0,
+            s2 => swap_on_list(pos, t, &mut removed, gain0, gain1, s2, by.other(), find),
+        };
+        r.max(0)
+    }
+
+    /// The first knight found serving (not the lowest one's slot) leaves
+    /// every swap-off's value as it was: the scan with the lowest slot
+    /// serving among all equal men gives the same values, on every square
+    /// for both sides, along random games (with two knights on a square
+    /// often enough to tell).
+    #[test]
+    fn any_knight_gives_the_same_exchange() {
+        let mut game_seed = 0x5851_F42D_4C95_7F2Du64;
+        let (mut checked, mut other_knight) = (0u32, 0u32);
+        for fen in [
+            crate::chess::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 0 1",
+            "2q1r1k1/1b3ppp/pp1Q4/2pPp3/P1P1P3/1P3B2/5PPP/3R2K1 w - - 0 1",
+        ] {
+            for _game in 0..6 {
+                crate::chess::random_game(fen, 60, &mut game_seed, |pos| {
+                    for t in (0..128u8).filter(|&s| on_board(s)) {
+                        for by in [Color::White, Color::Black] {
+                            let a = least_attacker(pos, t, by, &[0; 8]);
+                            if a != least_attacker_upwards(pos, t, by, &[0; 8]) {
+                                assert_eq!(kind_of(pos.piece_at(a)), KNIGHT);
+                                other_knight += 1;
+                            }
+                            let v = see_at_with(pos, t, by, least_attacker);
+                            assert_eq!(v, see_at_with(pos, t, by, least_attacker_upwards), "{t:#04x} {by:?}");
+                            assert_eq!(v, see_at(pos, t, by), "{t:#04x} {by:?}");
+                            checked += 1;
+                        }
+                    }
+                });
+            }
+        }
+        assert!(checked > 50_000 && other_knight > 100, "{checked} {other_knight}");
+    }
+
     /// [`swap_on`] with the gain list and the backward pass (the version
     /// before the clamp): the same value.
-    fn swap_on_list(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1: i16, s: Square, side: Color) -> i16 {
+    /// (`find` picks each recapturer.)
+    fn swap_on_list(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1: i16, s: Square, side: Color, find: Finder) -> i16 {
         let mut gain = [0i16; MAX_SWAPS];
         gain[0] = gain0;
         gain[1] = gain1;
@@ -875,7 +945,7 @@ mod tests {
             if core::cmp::max(gain[d - 1].wrapping_neg(), gain[d]) < 0 || d + 1 >= MAX_SWAPS {
                 break;
             }
-            s = least_attacker(pos, t, side, removed);
+            s = find(pos, t, side, removed);
             if s == NO_SQUARE {
                 break;
             }
@@ -913,7 +983,7 @@ mod tests {
                                 let gain1 = 320 - gain0;
                                 let (mut r1, mut r2) = ([0u8; 8], [0u8; 8]);
                                 let a = swap_on(pos, t, &mut r1, gain0, gain1, s, side);
-                                let b = swap_on_list(pos, t, &mut r2, gain0, gain1, s, side);
+                                let b = swap_on_list(pos, t, &mut r2, gain0, gain1, s, side, least_attacker);
                                 assert_eq!(a, b, "{t:#04x} {side:?} {gain0}");
                                 checked += 1;
                             }
@@ -958,7 +1028,13 @@ mod tests {
                                 removed = [0; 8];
                             }
                             let s = least_attacker(pos, t, by, &removed);
-                            assert_eq!(s, least_attacker_upwards(pos, t, by, &removed));
+                            // (The same man, but for knights: any serves.)
+                            let up = least_attacker_upwards(pos, t, by, &removed);
+                            if s != NO_SQUARE && kind_of(pos.piece_at(s)) == KNIGHT {
+                                assert_eq!(kind_of(pos.piece_at(up)), KNIGHT);
+                            } else {
+                                assert_eq!(s, up);
+                            }
                             let got = if s == NO_SQUARE { 0 } else { kind_of(pos.piece_at(s)) };
                             if s != NO_SQUARE {
                                 assert!(is_color(pos.piece_at(s), by) && !is_removed(&removed, s));
