@@ -174,6 +174,11 @@ const GPIOR1: u8 = 0x2A;
 #[cfg(target_arch = "avr")]
 const GPIOR2: u8 = 0x2B;
 
+// [`least_attacker`] reads `officer_end` at a displacement (0..=63) from
+// the list of either colour.
+#[cfg(target_arch = "avr")]
+const _: () = assert!(Position::OFFICER_END_OFFSET >= 144 && Position::OFFICER_END_OFFSET - 128 <= 63);
+
 #[cfg(target_arch = "avr")]
 #[inline(never)]
 fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_removed: bool) -> Square {
@@ -184,11 +189,10 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_r
             == if k == KNIGHT { crate::chess::JUMP } else { k - KNIGHT }
     }));
     debug_assert!(core::ptr::eq(removed, core::ptr::addr_of!(REMOVED)));
-    let end = pos.officer_end(by);
-    debug_assert!(end >= 1);
+    debug_assert!(pos.officer_end(by) >= 1);
     let r: u16;
     // Registers: r25:r24 the position (then the result), r20 `by`, r22
-    // `t`, r23 `end`, r18 `own_removed` (then the T flag: clear, no man
+    // `t`, r18 `own_removed` (then the T flag: clear, no man
     // of `by` is looked up in `removed`); `removed` is always
     // [`REMOVED`], read at its address (its pointer kept in two saved
     // registers cost 0.21% more cycles). Pawn stage: r21 the pawn's
@@ -301,6 +305,14 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_r
             "    ldi r27, 0",
             "    add r26, r24",
             "    adc r27, r25",
+            // r23 `end` (read here, past the pawns: from the list's
+            // address, at a displacement by colour; `bench engine` 0.05%
+            // fewer cycles than read by the Rust wrapper, 4 B smaller).
+            "    movw r30, r26",
+            "    sbrs r20, 0",
+            "    ldd r23, Z+{end_white}",
+            "    sbrc r20, 0",
+            "    ldd r23, Z+{end_black}",
             "    add r26, r23",
             "    adc r27, r1",
             // GPIOR1 minus our knights' code, GPIOR2 the best square.
@@ -476,6 +488,8 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_r
             lj = const crate::chess::LINE | crate::chess::JUMP,
             jump = const crate::chess::JUMP,
             gpior1 = const GPIOR1,
+            end_white = const Position::OFFICER_END_OFFSET - 128,
+            end_black = const Position::OFFICER_END_OFFSET + 1 - 144,
             gpior2 = const GPIOR2,
             inout("r25r24") pos as *const Position as usize as u16 => r,
             removed = sym REMOVED,
@@ -483,7 +497,7 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_r
             out("r19") _,
             inout("r20") by as u8 => _,
             inout("r22") t => _,
-            inout("r23") end => _,
+            out("r23") _,
             out("r21") _,
             out("X") _,
             out("Z") _,
