@@ -88,8 +88,8 @@ fn pawn_attacker(pos: &Position, t: Square, by: Color, removed: &Removed) -> Squ
 #[cfg(not(target_arch = "avr"))]
 fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_removed: bool) -> Square {
     // Without `own_removed`, no man of `by` the scan could serve is in
-    // `removed` (an en-passant victim may be: it attacks no square it
-    // could be captured on).
+    // `removed` (an en-passant victim may be: a pawn on neither square
+    // probed, t's own file).
     debug_assert!(own_removed || {
         let (a, b) = match by {
             Color::White => (t.wrapping_sub(15), t.wrapping_sub(17)),
@@ -157,11 +157,10 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_r
 /// in the assembly too, and its two saved registers are saved inside it
 /// only on the way to the officers' scan: the Rust wrapper then saves no
 /// register at all (it pushed eleven), and a pawn found returns at once.
-/// Without
-/// `own_removed` (the first scan of each side: none of its men has taken
-/// part yet) the men of `by` found are not looked up in `removed`, only
-/// the men in the way: 69% of the calls, `bench engine` 0.26% fewer
-/// cycles for 20 B.
+/// Without `own_removed` (the first scan of each side: none of its men
+/// has taken part yet) the men of `by` found are not looked up in
+/// `removed`, only the men in the way: 69% of the calls, `bench engine`
+/// 0.26% fewer cycles for 20 B.
 /// (The scan below maps a kind to its reach by the numbers of these bits.)
 #[cfg(target_arch = "avr")]
 const _: () = assert!(crate::chess::LINE == 3 && crate::chess::JUMP == 4);
@@ -192,22 +191,22 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_r
     debug_assert!(pos.officer_end(by) >= 1);
     let r: u16;
     // Registers: r25:r24 the position (then the result), r20 `by`, r22
-    // `t`, r18 `own_removed` (then the T flag: clear, no man
-    // of `by` is looked up in `removed`); `removed` is always
-    // [`REMOVED`], read at its address (its pointer kept in two saved
-    // registers cost 0.21% more cycles). Pawn stage: r21 the pawn's
-    // code, r26/r27 its two squares. Officers: X the list from `end`
-    // down, r0 the slots left (then the king's square, read from slot 0
-    // after the scan only when no officer serves), r16 the man's square
-    // (then the walk), r20 its code, GPIOR1 minus our knights' code,
-    // r21 the geometry entry (then scratch), r22 the reach bits then the
-    // step, GPIOR2 the best square, r12 its code (one colour's codes
-    // rank as its kinds do: no kind worked out a man), r23 `t`, r19:r18
-    // the GEOMETRY row of `t` (one subtraction a man, not an index worked
-    // out and added to the table: 0.12% fewer cycles). Two registers
-    // saved: the count in r0, the walk in r16 and the two values read
-    // least often in the I/O registers (`in`, `out`: one cycle, as a
-    // register) freed four (0.38% fewer cycles, 28 B smaller).
+    // `t`, r18 `own_removed` (then the T flag: clear, no man of `by` is
+    // looked up in `removed`); `removed` is always [`REMOVED`], read at
+    // its address (its pointer kept in two saved registers cost 0.21%
+    // more cycles). Pawn stage: r21 the pawn's code, r26/r27 its two
+    // squares. Officers: X the list from `end` down, r0 the slots left
+    // (then the king's square, read from slot 0 after the scan only when
+    // no officer serves), r16 the man's square (then the walk), r20 its
+    // code, GPIOR1 minus our knights' code, r21 the geometry entry (then
+    // scratch), r22 the reach bits then the step, GPIOR2 the best square,
+    // r12 its code (0xFF while none; one colour's codes rank as its kinds
+    // do: no kind worked out a man), r23 `t`, r19:r18 the GEOMETRY row of
+    // `t` (one subtraction a man, not an index worked out and added to
+    // the table: 0.12% fewer cycles). Two registers saved: the count in
+    // r0, the walk in r16 and the two values read least often in the I/O
+    // registers (`in`, `out`: one cycle, as a register) freed four (0.38%
+    // fewer cycles, 28 B smaller).
     // SAFETY: `Position` is `repr(C)` with its 0x88 board at offset 0 and
     // the piece lists at 128; the scan reads the board, the list of `by`
     // and the 8-byte `removed`, and writes GPIOR1 and GPIOR2 (nothing
