@@ -380,7 +380,10 @@ impl Game {
         out[17] = n;
         let mut at = 18;
         for m in &self.line[..n as usize] {
-            out[at..at + 2].copy_from_slice(&m.packed().to_le_bytes());
+            out[at..at + 2].copy_from_slice(&{
+                let [lo, hi] = m.0.to_le_bytes();
+                pack(lo, hi)
+            });
             at += 2;
         }
         at + self.pos.write_fen(&mut out[at..]).unwrap_or(0)
@@ -413,7 +416,7 @@ impl Game {
         self.made = [u16::from_le_bytes([p[13], p[14]]), u16::from_le_bytes([p[15], p[16]])];
         // Zipped: no bounds check per move.
         for (m, b) in self.line.iter_mut().zip(p[18..fen_at].chunks_exact(2)) {
-            *m = Move::from_packed(u16::from_le_bytes([b[0], b[1]]));
+            *m = unpack(b[0], b[1]);
         }
         self.line_len = n as u8;
         Ok(())
@@ -431,6 +434,24 @@ impl Default for Game {
 /// Largest save payload.
 pub const SAVE_MAX: usize = 18 + 2 * LINE_PLIES + FEN_MAX_LEN;
 const _: () = assert!(SAVE_MAX <= crate::savegame::MAX_PAYLOAD);
+
+/// [`Move::packed`] as its two bytes (low first), worked out a byte at a
+/// time: the AVR has no 16-bit shifts, and this is half the code.
+#[inline(never)]
+fn pack(lo: u8, hi: u8) -> [u8; 2] {
+    [
+        (lo & 7) | (lo & 0x70) >> 1 | (hi & 3) << 6,
+        (hi & 4) >> 2 | (hi & 0x70) >> 3 | (hi & 8) << 3 | (hi & 0x80) | (lo & 8) << 1 | (lo & 0x80) >> 2,
+    ]
+}
+
+/// [`Move::from_packed`] of the two bytes (low first), a byte at a time.
+fn unpack(lo: u8, hi: u8) -> Move {
+    Move(u16::from_le_bytes([
+        (lo & 7) | (lo & 0x38) << 1 | (hi & 0x10) >> 1 | (hi & 0x20) << 2,
+        lo >> 6 | (hi & 1) << 2 | (hi & 0x0e) << 3 | (hi & 0x40) >> 3 | (hi & 0x80),
+    ]))
+}
 
 fn le32(b: &[u8]) -> u32 {
     u32::from_le_bytes([b[0], b[1], b[2], b[3]])
@@ -567,6 +588,15 @@ mod tests {
         // Second move of White: the control is reached, a new period starts.
         assert_eq!(g.clock_ms[0], 52_000 + 60_000);
         assert_eq!(g.limits().wtime_ms, 112_000);
+    }
+
+    #[test]
+    fn byte_packing_is_the_former_packing() {
+        for v in 0..=u16::MAX {
+            let [lo, hi] = v.to_le_bytes();
+            assert_eq!(pack(lo, hi), Move(v).packed().to_le_bytes(), "{v:#06x}");
+            assert_eq!(unpack(lo, hi), Move::from_packed(v), "{v:#06x}");
+        }
     }
 
     #[test]
