@@ -58,6 +58,8 @@ crate::progmem! {
     static HOME_RANK: [u8; 8] = [ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK];
     /// Order in which men are entered in the piece lists (king must be first).
     static LIST_ORDER: [u8; 6] = [KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN];
+    /// The digits' values of a `u16` above the units, for [`Writer::number`].
+    static POWERS_OF_TEN: [u16; 4] = [10_000, 1_000, 100, 10];
 }
 
 /// Parses a decimal number without sign of at most six digits; `u32::MAX`
@@ -366,12 +368,23 @@ impl<'a> Writer<'a> {
         }
     }
 
-    fn number(&mut self, n: u16) {
-        let mut digits = [0u8; 10];
-        let len = crate::decimal::format_u32(n as u32, &mut digits);
-        for &d in &digits[10 - len..] {
-            self.put(d);
+    /// `value` in decimal, by subtracting powers of ten: no digit buffer and
+    /// no bounds check (flash; the two FEN counters are cold).
+    fn number(&mut self, value: u16) {
+        let mut n = value;
+        for i in 0..4 {
+            let p = POWERS_OF_TEN.get(i);
+            let mut d = b'0';
+            while n >= p {
+                n -= p;
+                d += 1;
+            }
+            // No leading zeros: a digit is written where `value` reaches it.
+            if value >= p {
+                self.put(d);
+            }
         }
+        self.put(b'0' + n as u8);
     }
 
     /// The first three fields and a space ("rnbqkbnr/.../RNBQKBNR w KQkq ")
@@ -409,10 +422,12 @@ impl<'a> Writer<'a> {
         const _: () = assert!(
             WHITE_KINGSIDE == 1 && WHITE_QUEENSIDE == 2 && BLACK_KINGSIDE == 4 && BLACK_QUEENSIDE == 8
         );
+        // The letters worked out, not read from an array on the stack
+        // (flash): K or Q, lower case (| 0x20) for Black's two.
         let mut bits = rights;
-        for ch in [b'K', b'Q', b'k', b'q'] {
+        for i in 0..4u8 {
             if bits & 1 != 0 {
-                self.put(ch);
+                self.put(if i & 1 == 0 { b'K' } else { b'Q' } | (i & 2) << 4);
             }
             bits >>= 1;
         }
@@ -425,6 +440,22 @@ impl<'a> Writer<'a> {
             Err(BufferTooSmall)
         } else {
             Ok(self.len)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn number_writes_every_u16_in_decimal() {
+        for n in 0..=u16::MAX {
+            let mut buf = [0u8; 8];
+            let mut w = Writer::new(&mut buf);
+            w.number(n);
+            let len = w.finish().unwrap();
+            assert_eq!(&buf[..len], n.to_string().as_bytes());
         }
     }
 }
