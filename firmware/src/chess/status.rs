@@ -80,7 +80,8 @@ impl Position {
                 }
                 BISHOP => {
                     minors += 1;
-                    bishop_colours |= 1 << square_colour(sq);
+                    // Bit 0 for dark squares, bit 1 for light ones (no shift).
+                    bishop_colours |= square_colour(sq) + 1;
                 }
                 _ => return false,
             }
