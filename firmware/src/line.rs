@@ -99,7 +99,8 @@ impl LineAssembler {
         match self.error.take() {
             Some(e) => Some(Err(e)),
             None if len == 0 => None,
-            None => Some(Ok(&self.buf[..len])),
+            // `len` <= MAX_LINE: `get` instead of a panicking index (flash).
+            None => self.buf.get(..len).map(Ok),
         }
     }
 
