@@ -210,7 +210,10 @@ impl Game {
         let side = self.pos.side_to_move().index();
         let undo = self.pos.make_move(m);
         let i = self.undo_head as usize;
-        self.undo_moves[i] = m;
+        // `get_mut`: the index is below TAKEBACK_PLIES, no panicking check (flash).
+        if let Some(slot) = self.undo_moves.get_mut(i) {
+            *slot = m;
+        }
         // SAFETY: writes one element of the array in place.
         unsafe { (self.undos.as_mut_ptr() as *mut Undo).add(i).write(undo) };
         self.undo_head = if i + 1 == TAKEBACK_PLIES { 0 } else { i as u8 + 1 };
@@ -255,7 +258,8 @@ impl Game {
         if self.undo_len == 0 {
             return Move::NONE;
         }
-        self.undo_moves[self.prev(self.undo_head) as usize]
+        // `get`: the index is below TAKEBACK_PLIES, no panicking check (flash).
+        self.undo_moves.get(self.prev(self.undo_head) as usize).copied().unwrap_or(Move::NONE)
     }
 
     fn prev(&self, i: u8) -> u8 {
@@ -273,9 +277,12 @@ impl Game {
             return false;
         }
         let i = self.prev(self.undo_head);
+        // `get`: the index is below TAKEBACK_PLIES, no panicking check (flash).
+        let Some(&m) = self.undo_moves.get(i as usize) else {
+            return false;
+        };
         self.undo_head = i;
         self.undo_len -= 1;
-        let m = self.undo_moves[i as usize];
         // SAFETY: entries below `undo_len` were written by `play`.
         let undo = unsafe { (self.undos.as_ptr() as *const Undo).add(i as usize).read() };
         self.pos.unmake_move(m, &undo);
@@ -302,7 +309,8 @@ impl Game {
     /// is still short enough for the book.
     pub fn book_line(&self) -> Option<&[Move]> {
         if self.in_line {
-            Some(&self.line[..self.line_len as usize])
+            // `get`: `line_len` <= LINE_PLIES, no panicking check (flash).
+            self.line.get(..self.line_len as usize)
         } else {
             None
         }
@@ -316,15 +324,13 @@ impl Game {
             return None;
         }
         let line = self.book_line()?;
-        // The book names squares by their indices 0..=63.
-        let squares = |m: &Move| (to_index64(m.from()), to_index64(m.to()));
         let book = crate::book::book();
-        let key = book.choose(line.iter().map(squares), random)?;
+        let key = book.choose(line.iter().map(book_squares), random)?;
         // The book stores a key, not the move: the build made sure that no
         // other legal move of a book position has a book move's key.
         let mut gen = MoveGen::new();
         while let Some(m) = gen.next_legal(&self.pos) {
-            if book.key(squares(&m)) == key {
+            if book.key(book_squares(&m)) == key {
                 return Some(m);
             }
         }
@@ -429,6 +435,13 @@ impl Default for Game {
         g.new_game();
         g
     }
+}
+
+/// The squares of `m` as the book names them, by their indices 0..=63.
+/// Not inlined: two call sites (flash).
+#[inline(never)]
+fn book_squares(m: &Move) -> (u8, u8) {
+    (to_index64(m.from()), to_index64(m.to()))
 }
 
 /// Largest save payload.
