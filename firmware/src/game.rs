@@ -475,21 +475,26 @@ pub fn tc_valid(tc: &TimeControl) -> bool {
     tc.minutes >= 1 && tc.minutes <= 240 && tc.moves <= 99 && tc.increment <= 99
 }
 
+/// Length of the initial position's first four fields in [`START_FEN`]
+/// (placement, side, castling, en passant: up to the 4th space), worked
+/// out at compile time.
+const START_FIELDS_LEN: usize = {
+    let start = START_FEN.as_bytes();
+    let mut spaces = 0;
+    let mut i = 0;
+    while spaces < 4 {
+        if start[i] == b' ' {
+            spaces += 1;
+        }
+        i += 1;
+    }
+    i - 1
+};
+
 /// The FEN starts with the initial position's first four fields.
 fn is_start_fen(fen: &[u8]) -> bool {
     let start = START_FEN.as_bytes();
-    // Placement, side, castling, en passant: up to the 4th space.
-    let mut spaces = 0;
-    let mut len = 0;
-    for (i, &b) in start.iter().enumerate() {
-        if b == b' ' {
-            spaces += 1;
-            if spaces == 4 {
-                len = i;
-                break;
-            }
-        }
-    }
+    let len = START_FIELDS_LEN;
     fen.len() >= len && fen[..len] == start[..len] && fen.get(len).is_none_or(|&b| b == b' ')
 }
 
@@ -614,6 +619,7 @@ mod tests {
 
     #[test]
     fn start_fen_detection() {
+        assert_eq!(&START_FEN[..START_FIELDS_LEN], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");
         assert!(is_start_fen(START_FEN.as_bytes()));
         assert!(is_start_fen(b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"));
         assert!(!is_start_fen(b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"));
