@@ -55,7 +55,8 @@ impl Crc16 {
 
     pub fn update(&mut self, byte: u8) {
         let mut crc = self.0 ^ ((byte as u16) << 8);
-        for _ in 0..8 {
+        // An 8-bit counter (`0..8` alone is an i32 range: 4 registers).
+        for _ in 0..8u8 {
             crc = if crc & 0x8000 != 0 { (crc << 1) ^ 0x1021 } else { crc << 1 };
         }
         self.0 = crc;
