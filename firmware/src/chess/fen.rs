@@ -221,8 +221,8 @@ impl Position {
         for color in [Color::White, Color::Black] {
             let mut next_slot = 1u8;
             let mut pawns = 0u8;
-            for k in 0..6 {
-                let kind = LIST_ORDER.get(k);
+            for k in 0..6u8 {
+                let kind = LIST_ORDER.get(k as usize);
                 if kind == PAWN {
                     // Pawns are listed last: the officers end here.
                     self.officer_end[color.index()] = next_slot;
@@ -372,8 +372,8 @@ impl<'a> Writer<'a> {
     /// no bounds check (flash; the two FEN counters are cold).
     fn number(&mut self, value: u16) {
         let mut n = value;
-        for i in 0..4 {
-            let p = POWERS_OF_TEN.get(i);
+        for i in 0..4u8 {
+            let p = POWERS_OF_TEN.get(i as usize);
             let mut d = b'0';
             while n >= p {
                 n -= p;
