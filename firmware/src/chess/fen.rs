@@ -173,7 +173,7 @@ impl Position {
     fn parse_placement(&mut self, field: &[u8]) -> Result<(), FenError> {
         let mut rank: u8 = 7;
         let mut file: u8 = 0;
-        let mut ranks_done = 0;
+        let mut ranks_done = 0u8;
         for &b in field {
             match b {
                 b'/' => {
