@@ -24,6 +24,8 @@ struct Sim {
     rows: [String; 2],
     cursor: Option<(u8, u8)>,
     eeprom: Vec<u8>,
+    /// Calls of `show` (LCD refreshes).
+    shows: u32,
 }
 
 impl Sim {
@@ -38,6 +40,7 @@ impl Sim {
             rows: Default::default(),
             cursor: None,
             eeprom: vec![0xFF; 256],
+            shows: 0,
         }
     }
 }
@@ -72,6 +75,7 @@ impl Platform for Sim {
             self.rows[r] = String::from_utf8(d.row(r as u8).to_vec()).unwrap();
         }
         self.cursor = cursor;
+        self.shows += 1;
     }
     fn save(&mut self, payload: &[u8]) -> Result<(), SaveError> {
         let n = savegame::encode(payload, &mut self.eeprom)?;
@@ -519,4 +523,28 @@ fn tournament_level_editor() {
     assert_eq!(r.game.clock_ms, [1_200_000; 2]);
     r.press(Button::Menu);
     assert_eq!(&r.row(0)[11..], "20:00");
+}
+
+/// A pass of the loop woken by serial bytes that end no line leaves the LCD
+/// alone (`App::step`); a pass without bytes, a line's end or a key draws.
+#[test]
+fn unfinished_serial_line_does_not_redraw() {
+    let mut r = Rig::new();
+    let shows = r.sim.shows;
+    r.sim.rx.extend(b"pi");
+    r.app.step(&mut r.game, &mut r.sim);
+    r.sim.rx.extend(b"n");
+    r.app.step(&mut r.game, &mut r.sim);
+    assert_eq!(r.sim.shows, shows, "bytes of an unfinished line redrew");
+    r.app.step(&mut r.game, &mut r.sim);
+    assert_eq!(r.sim.shows, shows + 1, "a pass without bytes must draw (the clock)");
+    r.sim.rx.extend(b"g\n");
+    r.app.step(&mut r.game, &mut r.sim);
+    assert_eq!(r.sim.shows, shows + 2, "a line's end must draw");
+    assert_eq!(String::from_utf8(std::mem::take(&mut r.sim.tx)).unwrap(), "pong\n");
+    r.sim.rx.extend(b"pi");
+    r.sim.keys.push_back(KeyEvent { key: Button::Menu, kind: KeyKind::Press });
+    r.app.step(&mut r.game, &mut r.sim);
+    assert_eq!(r.app.ui.screen(), Screen::Menu);
+    assert_eq!(r.sim.shows, shows + 3, "a key must draw at once");
 }
