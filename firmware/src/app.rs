@@ -438,9 +438,9 @@ impl<P: Platform> SearchHost for Host<'_, P> {
 
     /// Keys, serial bytes, the LCD's refresh. Nearly every poll finds no
     /// input and no refresh due: that test alone, with no call and so no
-    /// register saved, and the rest in [`Host::serve`] (a tail call). It
-    /// was one function of 86 cycles a poll; now about 55 (`bench
-    /// engine` 0.03% fewer cycles).
+    /// register saved, and the rest in [`Host::serve`]. It was one
+    /// function of 86 cycles a poll; now about 32 (`bench engine` 0.06%
+    /// fewer cycles).
     fn poll(&mut self, now: u32) -> bool {
         // 16 bits of the clock suffice (polls are milliseconds apart, not
         // 65 s): no 32-bit subtraction, and no register to save.

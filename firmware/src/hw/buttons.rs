@@ -62,8 +62,15 @@ pub(super) fn scan() {
         }
     });
     if !idle {
-        KEYS.with(|k| k.tick(r));
+        tick_keys(r);
     }
+}
+
+/// Out of the fast task's handler: inlined, its registers were saved at
+/// every tick, idle or not.
+#[inline(never)]
+fn tick_keys(r: u8) {
+    KEYS.with(|k| k.tick(r));
 }
 
 /// The oldest key event not yet taken.
