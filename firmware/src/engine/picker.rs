@@ -2402,13 +2402,16 @@ impl Picker {
                 "    andi r21, 0x0F",
                 "    cp r21, r17",
                 "    breq 50b",
-                // Bishops end at 14, rooks at 18, queens at 26.
+                // Bishops end at 14, rooks at 18, queens at 26: the
+                // rooks' and queens' windows both with RAYS' end (X),
+                // told apart only there (a ray not the last: 5 cycles,
+                // not 7).
                 "37: cpi r20, 14",
                 "    breq 38b",
+                "    cpi r26, lo8({rays} + 8)",
+                "    brne 35b",
                 "    cpi r20, 26",
                 "    breq 33f",
-                "    cpi r20, 18",
-                "    brne 35b",
                 "39: ldi r20, 18",
                 "    cp r20, r16",
                 "    brsh 97b",
