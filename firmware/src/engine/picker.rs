@@ -2052,7 +2052,10 @@ impl Picker {
     /// 132 B. (The victims our knights attack, noted by the victims' scan
     /// in the idle generator's bytes, the window skipped for the others:
     /// 0.21% more cycles, 104 B; the scan's notes cost more than the
-    /// windows skipped.)
+    /// windows skipped.) The main line's move and the queen's note read
+    /// from the picker where they are needed, not kept in r13:r12 and r14
+    /// (call-saved, pushed and set up on every call): 0.41% fewer cycles,
+    /// 28 B smaller.
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     fn next_capture(&mut self, pos: &Position, stage: Stage) -> Move {
