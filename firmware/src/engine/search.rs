@@ -764,6 +764,10 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// [`Searcher::child_info`] on the AVR: the squares, the man and the
     /// side read in Rust, the distances, flags and extension in assembly
     /// (the compiler widened the differences and tested each outcome apart).
+    /// The answer built in one register pair (the flags its low byte, the
+    /// extension its high: the compiler's `hi << 8 | lo` took 8 cycles)
+    /// and the ply compared with the limit in the assembly (not a flag
+    /// made first): `bench engine` 0.14% fewer cycles, 24 B smaller.
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     fn child_info(&self, m: Move, nf: u8, extra: u8, ply: u8) -> u16 {
@@ -771,9 +775,8 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let side = self.pos.side_to_move();
         let king = self.pos.king_square(side);
         let code = self.pos.code_on(to);
-        let ok = ply < 3 * self.e.iteration;
-        let lo: u8;
-        let hi: u8;
+        let lim = 3 * self.e.iteration;
+        let info: u16;
         // SAFETY: registers only; r1 stays zero, no memory touched.
         unsafe {
             core::arch::asm!(
@@ -803,20 +806,20 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 "neg  {rr}",
                 "3:",
                 // NULL_LINE as is, N_IN_CHECK (2) as PREV_CHECK (4)
-                "mov  {f}, {nf}",
-                "andi {f}, {keep}",
-                "sbrc {f}, 1",
-                "subi {f}, 0xFE",
+                "mov  {r:l}, {nf}",
+                "andi {r:l}, {keep}",
+                "sbrc {r:l}, 1",
+                "subi {r:l}, 0xFE",
                 "mov  {t}, {df}",
                 "add  {t}, {dr}",
                 "cpi  {t}, 5",
                 "brsh 5f",                // manhattan > 4
-                "ori  {f}, {threat}",
+                "ori  {r:l}, {threat}",
                 "cpi  {df}, 3",
                 "brsh 6f",
                 "cpi  {dr}, 3",
                 "brsh 6f",
-                "ori  {f}, {near}",
+                "ori  {r:l}, {near}",
                 "rjmp 6f",
                 // far from the king: a pawn on the mover's 6th or 7th
                 "5:",
@@ -827,19 +830,19 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 "4:",
                 "cpi  {rr}, 5",
                 "brlo 6f",
-                "ori  {f}, {threat}",
+                "ori  {r:l}, {threat}",
                 // the extension: check 1, pawn ending 2, pawn to the 7th 1
                 "6:",
-                "ldi  {ext}, 0",
-                "tst  {ok}",
-                "breq 9f",
-                "ldi  {ext}, 1",
+                "ldi  {r:h}, 0",
+                "cp   {ply}, {lim}",
+                "brsh 9f",                // ply >= 3 * iteration
+                "ldi  {r:h}, 1",
                 "sbrc {extra}, 0",
                 "rjmp 9f",
-                "ldi  {ext}, 2",
+                "ldi  {r:h}, 2",
                 "sbrc {extra}, 1",
                 "rjmp 9f",
-                "ldi  {ext}, 0",
+                "ldi  {r:h}, 0",
                 "cpi  {rr}, 6",
                 "brne 9f",
                 "cpi  {code}, {wp}",
@@ -847,7 +850,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 "cpi  {code}, {bp}",
                 "brne 9f",
                 "8:",
-                "ldi  {ext}, 1",
+                "ldi  {r:h}, 1",
                 "9:",
                 to = in(reg) to,
                 king = inout(reg_upper) king => _,
@@ -855,13 +858,13 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 code = in(reg_upper) code,
                 nf = in(reg) nf,
                 extra = in(reg) extra,
-                ok = in(reg) ok as u8,
+                ply = in(reg) ply,
+                lim = in(reg) lim,
                 df = out(reg_upper) _,
                 dr = out(reg) _,
                 rr = out(reg_upper) _,
                 t = out(reg_upper) _,
-                f = out(reg_upper) lo,
-                ext = out(reg_upper) hi,
+                r = out(reg_iw) info,
                 keep = const NULL_LINE | N_IN_CHECK,
                 threat = const PREV_THREAT,
                 near = const NEAR_KING,
@@ -870,7 +873,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 options(pure, nomem, nostack),
             );
         }
-        (hi as u16) << 8 | lo as u16
+        info
     }
 
     /// Empty squares next to the side to move's king that are not
