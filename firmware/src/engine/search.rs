@@ -116,8 +116,13 @@ const ASPIRATION_HIGH: i16 = 50;
 /// (margin 350), -2.4% +/- 2.1%, worse. Left out.)
 const FUTILITY: [i16; 3] = [0, 200, 300];
 const STATIC_MARGIN: i16 = 0;
+
 // `enter` calls `prune` only when eval >= beta, which both its cuts need.
 const _: () = assert!(STATIC_MARGIN >= 0);
+/// The node flags under which [`Searcher::prune`] does no static pruning.
+const PRUNE_BARS: u8 = NULL_LINE | PREV_CHECK | PREV_THREAT;
+/// The node flags under which [`Searcher::prune`] tries no null move.
+const NULL_BARS: u8 = NULL_LINE | PREV_CHECK;
 /// Late-move pruning: legal moves tried before the late quiet moves one
 /// ply before the horizon are pruned (outside the PV, not in check).
 /// (Host A/B, 5,942 games at 10 s against Stockfish `nodes=500`,
@@ -877,8 +882,9 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     }
 
     /// Empty squares next to the side to move's king that are not
-    /// attacked (the king still on its square).
-    #[inline(always)]
+    /// attacked (the king still on its square). Out of line: its loop
+    /// would cost [`Searcher::static_cut`] register saves on every call.
+    #[inline(never)]
     fn flights(&self) -> u8 {
         let us = self.pos.side_to_move();
         let k = self.pos.king_square(us);
@@ -910,45 +916,57 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     }
 
     /// CP1's static pruning (two plies before the horizon) and null move
-    /// (further away). Some(score) = cut this node.
-    #[inline(never)]
+    /// (further away). Some(score) = cut this node. Called only where
+    /// eval >= beta and no flag of [`PRUNE_BARS`] (static pruning) or
+    /// [`NULL_BARS`] (null move) is set: [`Searcher::enter`] tests them
+    /// without the register saves of [`Searcher::static_cut`] and
+    /// [`Searcher::null_cut`].
+    #[inline(always)]
     fn prune(&mut self, ply: u8, depth: i8, beta: i16, eval: i16, flags: u8) -> Option<i16> {
         if depth <= 2 {
-            if self.e.pruning
-                && flags & (NULL_LINE | PREV_CHECK | PREV_THREAT) == 0
-                && eval - STATIC_MARGIN >= beta
-                && eval < MATE_BOUND
-            {
-                // (Handing these men on to the picker's hanging-men stage,
-                // which scans for them again: the same nodes to depth 4 in
-                // `bench engine`, 0.06% more cycles and 152 B more flash.)
-                let loss = hanging(self.pos).max_loss;
-                // Two plies before the horizon, not when our king has at
-                // most one safe square: `hanging` sees no mate threat.
-                // (WAC.055: after Qxg7+ Kxg7 Bf6+ Kf8, Black's node was
-                // cut here and the quiet Rh4, Rh8 mate next, never seen.
-                // Host engine, WAC at 6,000 / 12,000 nodes: 244 / 248 ->
-                // 246 / 252; emulated at 10 s 246 -> 248 (055, 243, 262,
-                // 299 gained, 208, 261 lost). `bench engine` 5.7% more
-                // nodes to depth 4, 6.0% more cycles; host A/B, 3,000
-                // paired games at 10 s against Stockfish `nodes=500` at
-                // 606 and 604 nps: +1.78% +/- 1.80%. At both depths it
-                // lost more to the extra nodes than it gained; one ply
-                // before the horizon only, with no safe square: 246 /
-                // 248 on the host.)
-                if eval - loss - STATIC_MARGIN >= beta && (depth == 1 || self.flights() > 1) {
-                    return Some(eval - loss - STATIC_MARGIN);
-                }
-            }
-            return None;
+            debug_assert!(flags & PRUNE_BARS == 0 && eval >= beta);
+            self.static_cut(depth, beta, eval)
+        } else {
+            debug_assert!(flags & NULL_BARS == 0 && eval >= beta);
+            self.null_cut(ply, depth, beta)
         }
+    }
+
+    /// [`Searcher::prune`]'s static pruning: apart from the null move,
+    /// without its 18 register saves (it calls no search).
+    #[inline(never)]
+    fn static_cut(&mut self, depth: i8, beta: i16, eval: i16) -> Option<i16> {
+        // (eval >= beta tested by the caller: enough while the margin is 0.)
+        if self.e.pruning && (STATIC_MARGIN == 0 || eval - STATIC_MARGIN >= beta) && eval < MATE_BOUND {
+            // (Handing these men on to the picker's hanging-men stage,
+            // which scans for them again: the same nodes to depth 4 in
+            // `bench engine`, 0.06% more cycles and 152 B more flash.)
+            let loss = hanging(self.pos).max_loss;
+            // Two plies before the horizon, not when our king has at
+            // most one safe square: `hanging` sees no mate threat.
+            // (WAC.055: after Qxg7+ Kxg7 Bf6+ Kf8, Black's node was
+            // cut here and the quiet Rh4, Rh8 mate next, never seen.
+            // Host engine, WAC at 6,000 / 12,000 nodes: 244 / 248 ->
+            // 246 / 252; emulated at 10 s 246 -> 248 (055, 243, 262,
+            // 299 gained, 208, 261 lost). `bench engine` 5.7% more
+            // nodes to depth 4, 6.0% more cycles; host A/B, 3,000
+            // paired games at 10 s against Stockfish `nodes=500` at
+            // 606 and 604 nps: +1.78% +/- 1.80%. At both depths it
+            // lost more to the extra nodes than it gained; one ply
+            // before the horizon only, with no safe square: 246 /
+            // 248 on the host.)
+            if eval - loss - STATIC_MARGIN >= beta && (depth == 1 || self.flights() > 1) {
+                return Some(eval - loss - STATIC_MARGIN);
+            }
+        }
+        None
+    }
+
+    /// [`Searcher::prune`]'s null move.
+    #[inline(never)]
+    fn null_cut(&mut self, ply: u8, depth: i8, beta: i16) -> Option<i16> {
         let us = self.pos.side_to_move().index();
-        if self.e.null_move
-            && flags & (NULL_LINE | PREV_CHECK) == 0
-            && self.e.npm[us] != 0
-            && eval >= beta
-            && beta.abs() < MATE_BOUND
-        {
+        if self.e.null_move && self.e.npm[us] != 0 && beta.abs() < MATE_BOUND {
             let undo = self.pos.make_null_move();
             let v = -self.search(ply + 1, depth - 4, -beta, -beta + 1, false, NULL_LINE | PREV_NULL);
             self.pos.unmake_null_move(&undo);
@@ -1023,9 +1041,11 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         if !in_check {
             let eval = self.e.evaluate(self.pos, alpha, beta);
             if !pv_node {
-                // (Both of prune's cuts need eval >= beta: tested here,
-                // without prune's register saves.)
-                if eval >= beta {
+                // (Both of prune's cuts need eval >= beta and neither
+                // follows a null move or a check (static pruning, not a
+                // threat either): tested here, without prune's register
+                // saves.)
+                if eval >= beta && flags & if depth <= 2 { PRUNE_BARS } else { NULL_BARS } == 0 {
                     if let Some(v) = self.prune(ply, depth, beta, eval, flags) {
                         return Some(v);
                     }
