@@ -7,6 +7,10 @@
 //! * everything slow (LCD with its busy-flag polling, EEPROM writes) runs in
 //!   the background with interrupts enabled, so no handler is ever delayed
 //!   by more than a few critical sections of a few dozen cycles.
+//!
+//! Reserved: GPIOR0..GPIOR2 are the swap-off's scratch
+//! (`engine::see::least_attacker`, between instructions of the search), so
+//! no driver or interrupt handler here may use them.
 
 pub mod buttons;
 pub mod buzzer;
