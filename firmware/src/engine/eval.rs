@@ -815,10 +815,10 @@ pub const LAZY_MARGIN: i16 = 150;
 /// Margin of the second lazy exit, after the pawns and before the
 /// officers' scan (mobility-free piece terms, rooks' files, outposts, the
 /// bishop pair, the king shields): the scan's part of the score. On the
-/// host's bench tree it moved the score by under 40 in 86% of the scans,
-/// by 120 or more in 1 of 160,000; of the scans a margin of 100 would
-/// skip, none at depths 4 and 6 (5,186 and 33,596) fell on the other side
-/// of the window, at 80 (7,463 and 45,325) 11 at depth 6, with 1.5% more
+/// host's bench tree (depths 4 and 6) it moved the score by under 40 in
+/// 86% of the scans, by 120 or more in 1 of 165,002; of the scans a
+/// margin of 100 would skip, none at depths 4 and 6 (5,186 and 33,596)
+/// fell on the other side of the window, at 80 (7,463 and 45,325) 11 at depth 6, with 1.5% more
 /// nodes there (0.3% at 100).
 pub const SCAN_MARGIN: i16 = 100;
 /// A window that never skips the scan: no score is at or below

@@ -230,13 +230,14 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
     // KBNK's mating evaluation (`eval.rs`, `KBNK_KING` ...) was weighed
     // on play-outs at 1,600 nps, 10 s a move; searched deeper it mates
     // fewer positions (in a failed play-out looked at, depth 7 turned
-    // from the knight's drive to a king's walk up to the lone king):
-    // `cargo xtask endgames --host --endings
-    // kbnk --defender tablebase`, seeds 18 to 22, 200 positions each,
-    // mated 998 of 1,000 at 1,600 nps, but at 2,150 (the image's KBNK
-    // speed once it got faster) 777 of the first 800 (197, 196, 191,
-    // 193). With 3/4 of the time at 2,150: 998 of 1,000 again (the same
-    // two), 0.430 plies to mate lost a move (0.431 at 1,600).
+    // from the knight's drive to a king's walk up to the lone king).
+    // `cargo xtask endgames --host --endings kbnk --defender tablebase`,
+    // seeds 18 to 22, 200 positions each: 998 of 1,000 mated at 1,600
+    // nps; at 2,150 (the image's KBNK speed once it got faster) 777 of
+    // the first 800 (197, 196, 191, 193); at 2,150 with 3/4 of the time,
+    // 998 of 1,000 again (the same two), 0.430 plies to mate lost a move
+    // (0.431 at 1,600). A workaround: the weights want weighing again at
+    // this speed, and then the cut goes.
     e.clock.begin(now, limits, pos.side_to_move(), e.ctx.phase == Phase::MateBn);
     let bare_king = e.ctx.phase.bare_king();
     let mut s = Searcher {
