@@ -136,15 +136,46 @@ fn trim(mut s: &[u8]) -> &[u8] {
     s
 }
 
+/// Command and `go` keywords, in the order of the `K_*` indices.
+const KEYWORDS: [&[u8]; 21] = [
+    b"ping", b"new", b"fen", b"moves", b"go", b"perft", b"bench", b"fen?", b"status?", b"stop", b"ponderhit",
+    b"infinite", b"ponder", b"depth", b"nodes", b"movetime", b"wtime", b"btime", b"winc", b"binc", b"movestogo",
+];
+
+/// Bytes of all the keywords.
+const WORDS_LEN: usize = {
+    let mut n = 0;
+    let mut k = 0;
+    while k < KEYWORDS.len() {
+        n += KEYWORDS[k].len();
+        k += 1;
+    }
+    n
+};
+
 crate::progmem! {
-    /// Command and `go` keywords, NUL-padded; see the `K_*` indices.
-    static WORDS: [[u8; 9]; 21] = [
-        *b"ping\0\0\0\0\0", *b"new\0\0\0\0\0\0", *b"fen\0\0\0\0\0\0", *b"moves\0\0\0\0",
-        *b"go\0\0\0\0\0\0\0", *b"perft\0\0\0\0", *b"bench\0\0\0\0", *b"fen?\0\0\0\0\0",
-        *b"status?\0\0", *b"stop\0\0\0\0\0", *b"ponderhit", *b"infinite\0", *b"ponder\0\0\0",
-        *b"depth\0\0\0\0", *b"nodes\0\0\0\0", *b"movetime\0", *b"wtime\0\0\0\0", *b"btime\0\0\0\0",
-        *b"winc\0\0\0\0\0", *b"binc\0\0\0\0\0", *b"movestogo",
-    ];
+    /// [`KEYWORDS`] one after the other, bit 7 set on each one's last
+    /// byte. (NUL-padded to 9 bytes each, they took 79 B more, and
+    /// `keyword` 190 B more.)
+    static WORDS: [u8; WORDS_LEN] = pack_keywords();
+}
+
+const fn pack_keywords() -> [u8; WORDS_LEN] {
+    let mut out = [0u8; WORDS_LEN];
+    let mut i = 0;
+    let mut k = 0;
+    while k < KEYWORDS.len() {
+        let w = KEYWORDS[k];
+        let mut j = 0;
+        while j < w.len() {
+            assert!(w[j] < 0x80);
+            out[i] = w[j] | if j + 1 == w.len() { 0x80 } else { 0 };
+            i += 1;
+            j += 1;
+        }
+        k += 1;
+    }
+    out
 }
 
 const K_PING: u8 = 0;
@@ -167,13 +198,20 @@ const K_NONE: u8 = 255;
 /// Index of keyword `s` in `WORDS`, or `K_NONE`.
 #[inline(never)]
 fn keyword(s: &[u8]) -> u8 {
-    if s.len() > 9 {
-        return K_NONE;
-    }
-    for k in 0..21u8 {
-        let w = WORDS.get(k as usize);
-        if (0..9).all(|i| w[i] == *s.get(i).unwrap_or(&0)) {
-            return k;
+    let mut k = 0u8;
+    // Bytes of keyword `k` matched so far; 255 after a mismatch.
+    let mut j = 0u8;
+    for i in 0..WORDS_LEN {
+        let c = WORDS.get(i);
+        if j != 255 {
+            j = if s.get(j as usize) == Some(&(c & 0x7f)) { j + 1 } else { 255 };
+        }
+        if c & 0x80 != 0 {
+            if j as usize == s.len() {
+                return k;
+            }
+            k += 1;
+            j = 0;
         }
     }
     K_NONE
@@ -430,20 +468,32 @@ pub fn bench_position(game: &mut Game, i: u8) {
 }
 
 crate::progmem! {
-    /// The benchmark positions, NUL-padded.
-    static BENCH: [[u8; 68]; 4] = [
-        *b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\0\0\0\0\0\0\0\0\0\0\0\0",
-        *b"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        *b"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8\0",
-        *b"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-    ];
+    /// The benchmark positions, each ending in a NUL. (NUL-padded to 68
+    /// bytes each, 36 B more.)
+    static BENCH: [u8; 236] = *b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\0\
+        r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\0\
+        r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8\0\
+        8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1\0";
 }
 
 fn bench_fen(i: u8, out: &mut [u8; FEN_MAX_LEN]) -> usize {
-    let f = BENCH.get(i as usize);
-    let n = f.iter().position(|&b| b == 0).unwrap_or(f.len());
-    out[..n].copy_from_slice(&f[..n]);
-    n
+    let mut k = 0;
+    let mut left = i;
+    while left > 0 {
+        if BENCH.get(k) == 0 {
+            left -= 1;
+        }
+        k += 1;
+    }
+    let mut n = 0;
+    loop {
+        let b = BENCH.get(k + n);
+        match out.get_mut(n) {
+            Some(o) if b != 0 => *o = b,
+            _ => return n,
+        }
+        n += 1;
+    }
 }
 
 /// Starts a new game (two-player, as after `new`) and prints the `bench` line.
@@ -465,4 +515,34 @@ pub fn bench_done<P: Platform>(p: &mut P, game: &mut Game, nodes: u32, ms: u32) 
     };
     t.num32(nps);
     t.nl();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keywords_are_found_whole_only() {
+        for (k, w) in KEYWORDS.iter().enumerate() {
+            assert_eq!(keyword(w), k as u8);
+            assert_eq!(keyword(&w[..w.len() - 1]), if *w == b"fen?" { K_FEN } else { K_NONE });
+            assert_eq!(keyword(&[*w, b"x"].concat()), K_NONE);
+        }
+        assert_eq!(keyword(b""), K_NONE);
+        assert_eq!(keyword(b"movestogoo"), K_NONE);
+        assert_eq!(keyword(b"Ping"), K_NONE);
+    }
+
+    #[test]
+    fn bench_fens() {
+        let mut buf = [0u8; FEN_MAX_LEN];
+        let n = bench_fen(0, &mut buf);
+        assert_eq!(&buf[..n], b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let n = bench_fen(3, &mut buf);
+        assert_eq!(&buf[..n], b"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1");
+        for i in 0..BENCH_POSITIONS {
+            let n = bench_fen(i, &mut buf);
+            assert!(crate::chess::Position::from_fen(&buf[..n]).is_ok());
+        }
+    }
 }
