@@ -59,6 +59,15 @@ pub fn row(glyph: u8, row: u8) -> u8 {
     GLYPHS.get(glyph as usize & 7)[row as usize & 7]
 }
 
+/// Byte `i` (0..64) of the glyphs in CGRAM order (glyph `i / 8`, row
+/// `i % 8`): one `LPM`, where [`row`]'s glyph went through the stack.
+pub fn cgram_byte(i: u8) -> u8 {
+    let p = &GLYPHS as *const _ as *const u8;
+    // SAFETY: `GLYPHS` is a flash table of 64 bytes (`Table` is
+    // transparent), and the index is kept below 64.
+    unsafe { crate::progmem::read_flash(p.wrapping_add(i as usize & 63)) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,5 +99,8 @@ mod tests {
         assert_eq!(piece(0), PAWN);
         assert_eq!(piece(5), KING);
         assert_eq!(piece(6), b'?');
+        for i in 0..64u8 {
+            assert_eq!(cgram_byte(i), row(i / 8, i % 8));
+        }
     }
 }

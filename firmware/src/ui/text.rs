@@ -65,6 +65,8 @@ pub enum Line {
     GuessOff,
     BookMove,
     YourMove,
+    /// The splash screen's second row (its first is [`Line::AboutTitle`]).
+    Splash,
 }
 
 /// Short texts put inside rows, with [`word!`](crate::word).
@@ -127,9 +129,9 @@ pub(crate) const WORDS: [&[u8]; 24] = [
 
 /// The rows as the LCD shows them (the tests'); only [`PACKED`] goes to flash.
 #[cfg(test)]
-const ROWS: Table<[u8; 16], 41> = Table::new(RAW_ROWS);
+const ROWS: Table<[u8; 16], 42> = Table::new(RAW_ROWS);
 
-const RAW_ROWS: [[u8; 16]; 41] = [
+const RAW_ROWS: [[u8; 16]; 42] = [
     // Messages
     *b"Illegal move    ",
     *b"The game is over",
@@ -173,11 +175,12 @@ const RAW_ROWS: [[u8; 16]; 41] = [
     *b"Guess: off      ",
     *b"Book            ",
     *b"Your move:      ",
+    *b"   v2.0  Rust   ",
 ];
 
 /// Where the menu's item names (8 characters) and help rows (16) start
-/// in [`PACKED`], after the 41 rows.
-pub(crate) const MENU_NAMES: u8 = 41;
+/// in [`PACKED`], after the 42 rows.
+pub(crate) const MENU_NAMES: u8 = 42;
 pub(crate) const MENU_HELP: u8 = MENU_NAMES + 12;
 const WORDS_AT: u8 = MENU_HELP + 12;
 const TEXTS: usize = WORDS_AT as usize + WORDS.len();
@@ -453,7 +456,7 @@ mod tests {
         assert_eq!(ROWS.as_slice()[Msg::NotYourMove as usize], *b"Not your move   ");
         assert_eq!(ROWS.as_slice()[Line::NewGame as usize], *b"New game?       ");
         assert_eq!(ROWS.as_slice()[Line::YourMove as usize], *b"Your move:      ");
-        assert_eq!(Line::YourMove as usize + 1, ROWS.len());
+        assert_eq!(Line::Splash as usize + 1, ROWS.len());
         assert_eq!(Line::AboutKeys2 as u8, Line::AboutTitle as u8 + 5);
     }
 }
