@@ -41,7 +41,10 @@ pub fn init(_dp: &Peripherals) {
 
 /// Starts `sound`, cutting off whatever was playing.
 pub fn play(sound: Sound) {
-    PLAYER.with(|p| apply(p.start(sound)));
+    PLAYER.with(|p| {
+        p.prime(sound);
+        advance(p)
+    });
 }
 
 /// Stops any sound now.
@@ -65,7 +68,14 @@ pub(super) fn tick() {
 
 #[inline(never)]
 fn step() {
-    PLAYER.with(|p| apply(p.tick()));
+    PLAYER.with(advance);
+}
+
+/// The player's tick, and what it says done: the one place a note is
+/// loaded (`play` primes the player, then takes its first note here).
+#[inline(never)]
+fn advance(p: &mut Player) {
+    apply(p.tick());
 }
 
 fn apply(a: Action) {

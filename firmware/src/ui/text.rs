@@ -371,11 +371,18 @@ pub fn put_score(d: &mut Display, s: Score) {
         d.put_char(b'M');
         d.put_u32(v as u32, 0, b' ');
     } else {
-        let v = v.min(9999);
-        d.put_u32((v / 100) as u32, 0, b' ');
-        d.put_char(b'.');
-        d.put_u32((v % 100) as u32, 2, b'0');
+        put_pair(d, v.min(9999), 100, 0, b'.');
     }
+}
+
+/// `v / div` right-aligned in `width` columns of spaces, `sep`, and
+/// `v % div` in two digits: a score's pawns ("0.35"), a clock's minutes
+/// ("12:05"). One copy for the two (flash).
+#[inline(never)]
+fn put_pair(d: &mut Display, v: u16, div: u16, width: u8, sep: u8) {
+    d.put_u32((v / div) as u32, width, b' ');
+    d.put_char(sep);
+    d.put_u32((v % div) as u32, 2, b'0');
 }
 
 /// Minutes and seconds ("12:05"), hours as minutes above 99 ("125m").
@@ -387,10 +394,7 @@ pub fn put_clock(d: &mut Display, ms: u32) {
         return;
     }
     // Below 6,000: 16-bit arithmetic (no 32-bit division).
-    let s = s as u16;
-    d.put_u32((s / 60) as u32, 2, b' ');
-    d.put_char(b':');
-    d.put_u32((s % 60) as u32, 2, b'0');
+    put_pair(d, s as u16, 60, 2, b':');
 }
 
 #[cfg(test)]
