@@ -14,7 +14,7 @@
 //! the entry again. When the game is over row 1 tells why and any key opens
 //! the menu on "New".
 
-use super::text::{self, Line, Msg};
+use super::text::{self, Line, Msg, Word};
 use super::{pressed, updown, wrap, Busy, Out, Request, Screen, Ui};
 use crate::board::Button;
 use crate::chess::piece::{Color, BISHOP, KNIGHT, QUEEN, ROOK};
@@ -248,11 +248,9 @@ impl Ui {
                 d.put_char(b'+');
             }
         } else {
-            if game.pos.side_to_move() == Color::White {
-                word!(d, White);
-            } else {
-                word!(d, Black);
-            }
+            // "White" or "Black", the next word.
+            const _: () = assert!(Word::Black as u8 == Word::White as u8 + 1);
+            text::put_word(d, Word::White as u8 + game.pos.side_to_move().index() as u8, 5);
             word!(d, ToMove);
         }
         if game.level == LEVEL_TOURNAMENT {
@@ -262,21 +260,29 @@ impl Ui {
             d.set_cursor(0, 12);
             text::put_part(d, Line::BookMove, 4);
         }
-        match status {
-            GameStatus::Ongoing => self.draw_entry(d),
-            GameStatus::Checkmate => {
-                text::row(d, 1, Line::Checkmate);
-                d.set_cursor(1, 13);
-                if game.pos.side_to_move() == Color::White {
-                    word!(d, BlackWon);
-                } else {
-                    word!(d, WhiteWon);
-                }
-            }
-            GameStatus::Stalemate => text::row(d, 1, Line::Stalemate),
-            GameStatus::DrawFiftyMoves => text::row(d, 1, Line::DrawFifty),
-            GameStatus::DrawThreefold => text::row(d, 1, Line::DrawRepetition),
-            GameStatus::DrawInsufficientMaterial => text::row(d, 1, Line::DrawMaterial),
+        if status == GameStatus::Ongoing {
+            self.draw_entry(d);
+            return;
+        }
+        // The endings' rows are in `GameStatus`'s order: the row by
+        // arithmetic, not a call a status (flash).
+        const _: () = assert!(
+            Line::Stalemate as u8 == Line::Checkmate as u8 + 1
+                && Line::DrawFifty as u8 == Line::Checkmate as u8 + 2
+                && Line::DrawRepetition as u8 == Line::Checkmate as u8 + 3
+                && Line::DrawMaterial as u8 == Line::Checkmate as u8 + 4
+                && GameStatus::Checkmate as u8 == 1
+                && GameStatus::Stalemate as u8 == 2
+                && GameStatus::DrawFiftyMoves as u8 == 3
+                && GameStatus::DrawThreefold as u8 == 4
+                && GameStatus::DrawInsufficientMaterial as u8 == 5
+        );
+        text::put_row(d, 1, Line::Checkmate as u8 - 1 + status as u8);
+        if status == GameStatus::Checkmate {
+            d.set_cursor(1, 13);
+            // "0-1" if White is mated, "1-0" (the next word) if Black.
+            const _: () = assert!(Word::WhiteWon as u8 == Word::BlackWon as u8 + 1);
+            text::put_word(d, Word::BlackWon as u8 + game.pos.side_to_move().index() as u8, 3);
         }
     }
 

@@ -368,6 +368,10 @@ fn mate_and_draws_are_announced() {
         r.serial(&format!("fen {fen}"));
         assert_eq!(r.row(1), row, "{fen}");
     }
+    // Black mated (a row of arithmetic in `draw_play`): "1-0".
+    r.serial("fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+    assert_eq!(r.row(0), "Black to move   ");
+    assert_eq!(r.row(1), "Checkmate    1-0");
     r.serial("fen 8/8/8/8/8/2k5/8/R1K5 w - - 0 1");
     r.serial("moves a1a2 c3b3 a2a1 b3c3 a1a2 c3b3 a2a1 b3c3");
     assert_eq!(r.row(1), "Draw: repetition");

@@ -285,7 +285,8 @@ pub fn msg_row(d: &mut Display, m: Msg) {
     put_row(d, 1, m as u8);
 }
 
-fn put_row(d: &mut Display, row: u8, i: u8) {
+/// Writes text `i` of [`PACKED`] as a whole row on `row`.
+pub(crate) fn put_row(d: &mut Display, row: u8, i: u8) {
     d.set_cursor(row, 0);
     put_packed(d, i, 16);
 }
@@ -352,9 +353,9 @@ fn start(i: u8) -> usize {
 /// Coordinate notation ("e2e4", "e7e8q"), or "----" for no move.
 pub fn put_move(d: &mut Display, m: Move) {
     let mut b = [0u8; 5];
-    match m.write_coord(&mut b) {
-        Some(n) if !m.is_none() => d.put_bytes(&b[..n]),
-        _ => crate::word!(d, NoMove),
+    match crate::protocol::coord_text(m, &mut b) {
+        0 => crate::word!(d, NoMove),
+        n => d.put_bytes(b.get(..n as usize).unwrap_or(&[])),
     }
 }
 
