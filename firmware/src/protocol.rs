@@ -131,6 +131,18 @@ pub fn line_error<P: Platform>(p: &mut P, e: LineError) {
     }
 }
 
+crate::progmem! {
+    // Texts said in more than one place: stored once (a `flash_str!` is
+    // a string of its own at each). Named to sort after the engine's
+    // tables, as the `flash_str!`s do (see `zz_ui_text_packed`).
+    #[export_name = "zz_protocol_ok"]
+    static OK: [u8; 2] = *b"ok";
+    #[export_name = "zz_protocol_bad_depth"]
+    static BAD_DEPTH: [u8; 15] = *b"error bad depth";
+    #[export_name = "zz_protocol_time"]
+    static TIME: [u8; 6] = *b" time ";
+}
+
 /// Splits off the first space-separated word.
 fn word(s: &[u8]) -> (&[u8], &[u8]) {
     let s = trim(s);
@@ -254,13 +266,13 @@ pub fn execute<P: Platform>(line: &[u8], game: &mut Game, ui: &mut Ui, p: &mut P
             game.new_game();
             game.computer = Opponent::None;
             ui.reset(game);
-            t.line(flash_str!(b"ok"));
+            t.line(&OK);
         }
         K_FEN if !bare => {
             if game.set_fen(rest).is_ok() {
                 game.computer = Opponent::None;
                 ui.reset(game);
-                t.line(flash_str!(b"ok"));
+                t.line(&OK);
             } else {
                 t.line(flash_str!(b"error bad fen"));
             }
@@ -283,11 +295,11 @@ pub fn execute<P: Platform>(line: &[u8], game: &mut Game, ui: &mut Ui, p: &mut P
                     t.nl();
                 }
             }
-            _ => t.line(flash_str!(b"error bad depth")),
+            _ => t.line(&BAD_DEPTH),
         },
         K_BENCH => match if bare { Some(BENCH_DEPTH as u32) } else { parse_u32(rest) } {
             Some(d) if (1..=MAX_BENCH_DEPTH as u32).contains(&d) => return Some(Deferred::Bench(d as u8)),
-            _ => t.line(flash_str!(b"error bad depth")),
+            _ => t.line(&BAD_DEPTH),
         },
         K_FEN_Q if bare => {
             let mut buf = [0u8; FEN_MAX_LEN];
@@ -356,7 +368,7 @@ fn moves<P: Platform>(rest: &[u8], game: &mut Game, ui: &mut Ui, t: &mut Tx<P>) 
     }
     game.computer = Opponent::None;
     ui.reset(game);
-    t.line(flash_str!(b"ok"));
+    t.line(&OK);
 }
 
 /// The legal move written as `w` ("e2e4", "e7e8q").
@@ -443,7 +455,7 @@ pub fn info<P: Platform>(p: &mut P, i: &SearchInfo) {
     n += t.num32(v.unsigned_abs() as u32);
     t.flash(flash_str!(b" nodes "));
     n += t.num32(i.nodes);
-    t.flash(flash_str!(b" time "));
+    t.flash(&TIME);
     n += t.num32(i.elapsed_ms);
     if !i.pv.is_empty() {
         t.flash(flash_str!(b" pv"));
@@ -517,7 +529,7 @@ pub fn bench_done<P: Platform>(p: &mut P, game: &mut Game, nodes: u32, ms: u32) 
     let mut t = Tx(p);
     t.flash(flash_str!(b"bench nodes "));
     t.num32(nodes);
-    t.flash(flash_str!(b" time "));
+    t.flash(&TIME);
     t.num32(ms);
     t.flash(flash_str!(b" nps "));
     // Without 64-bit division: exact while nodes * 1000 fits in 32 bits.
