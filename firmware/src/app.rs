@@ -139,8 +139,7 @@ impl App {
 
     #[inline(never)]
     fn render<P: Platform>(&mut self, game: &Game, p: &mut P) {
-        self.ui.draw(Some(game), &mut self.disp);
-        p.show(&mut self.disp, self.ui.cursor(Some(game)));
+        show_screen(&self.ui, Some(game), &mut self.disp, p);
     }
 
     #[inline(never)]
@@ -346,6 +345,14 @@ pub unsafe fn init_engine(e: *mut Engine) {
     (*e).pruning = true;
 }
 
+/// Draws the UI's screen and shows it: one copy for the loop's renders
+/// and the search's refreshes (`game` is `None` while searching).
+#[inline(never)]
+fn show_screen<P: Platform>(ui: &Ui, game: Option<&Game>, disp: &mut Display, p: &mut P) {
+    ui.draw(game, disp);
+    p.show(disp, ui.cursor(game));
+}
+
 fn is_legal(game: &Game, m: Move) -> bool {
     game.find_move(m.from(), m.to(), m.promotion()) == Some(m)
 }
@@ -421,8 +428,7 @@ impl<P: Platform> Host<'_, P> {
     fn refresh(&mut self, now: u32) {
         self.last_show = now;
         self.ui.tick(now);
-        self.ui.draw(None, self.disp);
-        self.p.show(self.disp, self.ui.cursor(None));
+        show_screen(self.ui, None, self.disp, self.p);
     }
 }
 
