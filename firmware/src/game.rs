@@ -253,7 +253,7 @@ impl Game {
     }
 
     /// The last move played, if it can be taken back.
-    #[inline(never)]
+    #[inline]
     pub fn last_move(&self) -> Move {
         if self.undo_len == 0 {
             return Move::NONE;
@@ -300,7 +300,7 @@ impl Game {
     }
 
     /// True when the computer is to move in a game that is not over.
-    #[inline(never)]
+    #[inline]
     pub fn computer_to_move(&self) -> bool {
         self.computer.plays(self.pos.side_to_move()) && !self.status().is_over()
     }

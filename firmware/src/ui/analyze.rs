@@ -84,7 +84,7 @@ impl Setup {
 }
 
 impl Ui {
-    #[inline(never)]
+    #[inline]
     pub(crate) fn load_setup(&mut self, game: &Game) {
         let s = &mut self.setup;
         for sq in 0..64 {

@@ -185,7 +185,7 @@ impl Ui {
 
     // ---- Level -------------------------------------------------------
 
-    #[inline(never)]
+    #[inline]
     pub(crate) fn key_level(&mut self, ev: KeyEvent, game: &mut Game) -> Out {
         let step = updown(ev);
         if step != 0 {
@@ -206,7 +206,7 @@ impl Ui {
         Out::NONE
     }
 
-    #[inline(never)]
+    #[inline]
     pub(crate) fn key_tournament(&mut self, ev: KeyEvent, game: &mut Game) -> Out {
         let step = updown(ev);
         if step != 0 {
@@ -271,7 +271,7 @@ impl Ui {
 
     // ---- New, About ----------------------------------------------------
 
-    #[inline(never)]
+    #[inline]
     pub(crate) fn key_confirm_new(&mut self, ev: KeyEvent, game: &mut Game) -> Out {
         if pressed(ev, Button::Enter) {
             game.new_game();
@@ -285,7 +285,7 @@ impl Ui {
         Out::NONE
     }
 
-    #[inline(never)]
+    #[inline]
     pub(crate) fn key_about(&mut self, ev: KeyEvent) -> Out {
         let step = updown(ev);
         if step != 0 {
@@ -296,7 +296,7 @@ impl Ui {
         Out::NONE
     }
 
-    #[inline(never)]
+    #[inline]
     pub(crate) fn draw_about(&self, d: &mut Display) {
         // The about pages' rows follow one another from AboutTitle.
         text::rows_from(d, Line::AboutTitle, 2 * self.sel.min(2));

@@ -44,7 +44,7 @@ impl Ui {
         self.hint = Move::NONE;
     }
 
-    #[inline(never)]
+    #[inline]
     pub(crate) fn key_play(&mut self, ev: KeyEvent, game: &mut Game) -> Out {
         self.screen = Screen::Play;
         if game.status().is_over() {
@@ -198,7 +198,7 @@ impl Ui {
     }
 
     /// The hint search ended: the move is shown and put into the entry.
-    #[inline(never)]
+    #[inline]
     pub fn hint_found(&mut self, m: Move) {
         self.busy = Busy::Idle;
         self.screen = Screen::Play;

@@ -23,7 +23,7 @@ crate::progmem! {
 const PER_ROW: u8 = 4;
 
 impl Ui {
-    #[inline(never)]
+    #[inline]
     pub(crate) fn key_verify(&mut self, ev: KeyEvent, game: &mut Game) -> Out {
         let step = updown(ev);
         let rows = rows(game);
