@@ -103,6 +103,18 @@ pub struct Args {
     /// The defender's command (default: /usr/games/stockfish)
     #[arg(long)]
     defender_cmd: Option<String>,
+    /// Play these positions (FEN, the strong side to move) instead of
+    /// random ones, each under the first of `--endings`
+    #[arg(long)]
+    fen: Vec<String>,
+    /// Print every move of the strong side: the search's depth, score and
+    /// nodes, and the tables' plies to mate after it and after the best
+    #[arg(long)]
+    verbose: bool,
+    /// Search the engine under test to this depth a move instead of
+    /// `--movetime` (to tell the depth's effect from the clock's)
+    #[arg(long)]
+    depth: Option<u32>,
 }
 
 /// SplitMix64: a few lines, and the same positions from a seed on every
@@ -335,7 +347,13 @@ fn play_out(
         }
         let position = position_command(Some(fen), moves);
         let (engine, go, who) = match &mut defender {
-            _ if pos.turn() == strong => (&mut *test, format!("go movetime {}", args.movetime), "engine under test"),
+            _ if pos.turn() == strong => {
+                let go = match args.depth {
+                    Some(d) => format!("go depth {d}"),
+                    None => format!("go movetime {}", args.movetime),
+                };
+                (&mut *test, go, "engine under test")
+            }
             Defender::Engine(d) => (&mut **d, format!("go nodes {}", args.defender_nodes), "defender"),
             Defender::Table(table) => {
                 // verdict() above found a legal move: the lone king is neither mated nor stalemated.
@@ -347,16 +365,35 @@ fn play_out(
                 continue;
             }
         };
-        let best = match engine.search(&position, &go, timeout) {
-            Ok(r) => r.best,
+        let result = match engine.search(&position, &go, timeout) {
+            Ok(r) => r,
             Err(e) => return Outcome::EngineFailed(format!("{who} failed: {}", e.lines().next().unwrap_or(""))),
         };
+        let best = &result.best;
         let Some(mv) = best.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
             let now = Fen::from_position(&pos, EnPassantMode::Legal);
             return Outcome::Failed(format!("{who} played an illegal move `{best}` in {now}"));
         };
         if pos.turn() == strong {
             strong_moves += 1;
+            if args.verbose {
+                let after = |m: Move| {
+                    let mut p = pos.clone();
+                    p.play_unchecked(m);
+                    table.plies_to_mate(&p)
+                };
+                let plies = |p: Option<u8>| p.map_or("-".to_string(), |p| p.to_string());
+                let optimal = pos.legal_moves().into_iter().filter_map(after).min();
+                let score = result.score.map_or("-".to_string(), |s| s.to_string());
+                println!(
+                    "  ply {:>3} {best:<5} plies to mate {:>2} (best {:>2}); depth {} {score}, {} nodes",
+                    moves.len(),
+                    plies(after(mv.clone())),
+                    plies(optimal),
+                    result.depth.unwrap_or(0),
+                    result.nodes.unwrap_or(0),
+                );
+            }
             accuracy.add(table, &pos, mv, moves.len());
         }
         moves.push(mv.to_uci(CastlingMode::Standard).to_string());
@@ -384,7 +421,11 @@ pub fn run(args: Args) -> Result {
     let mut endings = args.endings.clone();
     endings.sort();
     endings.dedup();
-    let starts = start_positions(&endings, args.positions, args.seed);
+    let starts = if args.fen.is_empty() {
+        start_positions(&endings, args.positions, args.seed)
+    } else {
+        args.fen.iter().map(|f| (endings[0], f.clone())).collect()
+    };
     let test_cmd = if args.host {
         super::host_engine_command(args.host_nps)?
     } else {
