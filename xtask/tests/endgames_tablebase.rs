@@ -46,6 +46,7 @@ fn the_host_engine_mates_against_the_tablebase() {
 /// | no check extension against a bare king (`024a3c1`) | 950 / 1,370 | 8 / 10 | 0.635 / 0.402 |
 /// | no futility pruning against a bare king (`5feb2e0`) | 1,370 / 1,510 / 1,575 / 1,600 | 10 / 10 / 10 / 10 | 0.416 / 0.402 / 0.402 / 0.402 |
 /// | KBNK's time cut by a quarter (`search.rs`, `run`) | 2,150 | 10 | 0.402 |
+/// | KBNK's search stopped at depth 6 instead (`search.rs`, `run`) | 2,150 | 10 | 0.439 |
 ///
 /// These ten positions favour the extended checks at 1,370 nps; over
 /// 1,000 positions (seeds 18 to 22) the build without them mated 996
@@ -54,8 +55,10 @@ fn the_host_engine_mates_against_the_tablebase() {
 /// against a bare king, those 1,000 positions: 998 mated, 0.434 plies
 /// lost a move; at 1,600, 998 and 0.431. At 2,150 the full time mated
 /// 777 of the first 800 (seeds 18 to 21); with KBNK's time cut by a
-/// quarter, all 1,000: 998 and 0.430. The host engine's clock counts nodes, so the
-/// games are the same on every machine.
+/// quarter, all 1,000: 998 and 0.430 (at 2,600, 972 and 0.476); with
+/// the search stopped at depth 6 in KBNK, 997 at 1,800, 2,150 and 2,600
+/// alike (0.448, 0.443, 0.443). The host engine's clock counts nodes, so the games
+/// are the same on every machine.
 #[test]
 fn the_host_engine_mates_kbnk_positions_against_the_tablebase() {
     let (_, out) = endgames(&[

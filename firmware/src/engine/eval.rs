@@ -2740,6 +2740,20 @@ fn connected(pos: &Position, a: Square, b: Square) -> bool {
 /// knight at 0 (2.42), escapes at 15 (2.44) and the corner at 34 (2.48),
 /// all of which mated fewer positions above, and rates the corner at 48
 /// about the same (2.61).
+/// Searched deeper these weights mate fewer, odd depths worst (fixed
+/// depths, seeds 18 and 19: depth 6 400 of 400, 7 382, 8 392), though
+/// they lose fewer plies to mate a move: the failures are 25-move
+/// shuffles on a plateau (the lone king on an edge between the corners,
+/// the root's choices within 10 to 25 of each other) that the tables'
+/// defence holds, so the search stops at depth 6 here (`search.rs`,
+/// `run`). Weighed again deeper, seed 18 at depth 7 and at 2,150 nps
+/// (these weights 194 and 197 of 200): the king at 16, 189 and 187; the
+/// strong king's centre distance at -6, 198 and 184; escapes by the side
+/// to move (10 with the lone king to move), 5 or 15 with the strong side
+/// to move, 190 and 157 at 2,150 (seed 19 at depth 7: these weights 188,
+/// 191, 165); 15 with the lone king to move, 175 (and 188). At depth 6, seed 22
+/// (197): the knight at 2 or 4, 199 and 198 (2 on seeds 18 to 21: 790
+/// against 800); the king 11 or 13, 199 and 197; escapes 9, 196.
 const KBNK_KING: i16 = 12;
 const KBNK_KNIGHT: i16 = 3;
 const KBNK_ESCAPE: i16 = 10;

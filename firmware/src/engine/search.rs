@@ -227,18 +227,30 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
     e.pawns = pawns;
     e.killers = [[Move::NONE; 2]; MAX_PLY];
     e.main_len = 0;
+    e.clock.begin(now, limits, pos.side_to_move());
     // KBNK's mating evaluation (`eval.rs`, `KBNK_KING` ...) was weighed
-    // on play-outs at 1,600 nps, 10 s a move; searched deeper it mates
-    // fewer positions (in a failed play-out looked at, depth 7 turned
-    // from the knight's drive to a king's walk up to the lone king).
-    // `cargo xtask endgames --host --endings kbnk --defender tablebase`,
-    // seeds 18 to 22, 200 positions each: 998 of 1,000 mated at 1,600
-    // nps; at 2,150 (the image's KBNK speed once it got faster) 777 of
-    // the first 800 (197, 196, 191, 193); at 2,150 with 3/4 of the time,
-    // 998 of 1,000 again (the same two), 0.430 plies to mate lost a move
-    // (0.431 at 1,600). A workaround: the weights want weighing again at
-    // this speed, and then the cut goes.
-    e.clock.begin(now, limits, pos.side_to_move(), e.ctx.phase == Phase::MateBn);
+    // on play-outs whose moves came mostly from depth 6 (1,600 nps, 10 s
+    // a move). Deeper it mates fewer, odd depths worst (fixed depths
+    // against the tables, `cargo xtask endgames --host --depth D
+    // --endings kbnk --defender tablebase`, seeds 18 and 19: depth 6 400
+    // of 400, 7 382, 8 392; seed 18 at 5, 187 of 200) though it loses
+    // fewer plies to mate a move (seed 18: 0.61, 0.43, 0.37, 0.31). The
+    // failures are 25-move shuffles on the evaluation's plateaus (the
+    // lone king on an edge between the corners, the root's choices within
+    // 10 to 25 of each other) that the tables' defence holds. So on the
+    // clock the search stops at depth 6 there: the same moves at every
+    // speed that finishes it (not for a depth asked for, analysis or
+    // pondering). Seeds 18 to 22, 1,000 positions, mated and plies to
+    // mate lost a move at 1,800 / 2,150 / 2,600 nps: 997 and 0.448 /
+    // 997 and 0.443 / 997 and 0.443; the time cut by a quarter that it
+    // replaces (-120 B), 997 and 0.441 / 998 and 0.430 / 972 and 0.476;
+    // neither, at 2,150, 777 of seeds 18 to 21's 800. The three left
+    // (seed 22: 82, 125, 194) fail at every speed; the cut's two (seed 19
+    // 114, seed 21 49) are mated. KQK and KRK are not touched.
+    let mut capped = *limits;
+    if e.ctx.phase == Phase::MateBn && capped.depth == 0 && !capped.infinite && !capped.ponder {
+        capped.depth = 6;
+    }
     let bare_king = e.ctx.phase.bare_king();
     let mut s = Searcher {
         e,
@@ -251,7 +263,7 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
         root_score: 0,
         checks: if bare_king { 0 } else { CI_GIVES_CHECK },
     };
-    s.iterate(limits)
+    s.iterate(&capped)
 }
 
 impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {

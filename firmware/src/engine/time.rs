@@ -141,18 +141,12 @@ impl Clock {
         }
     }
 
-    /// Allocates the time of this move; `quarter_less`: both deadlines a
-    /// quarter sooner (the search asks it against a bare king with bishop
-    /// and knight). (Cut by a method of its own after `begin`: 24 B more.)
-    pub fn begin(&mut self, now: u32, limits: &SearchLimits, side: Color, quarter_less: bool) {
+    /// Allocates the time of this move.
+    pub fn begin(&mut self, now: u32, limits: &SearchLimits, side: Color) {
         self.start = now;
         self.pondering = limits.ponder;
-        let (mut soft, mut hard) = allocate(limits, side);
+        let (soft, hard) = allocate(limits, side);
         self.timed = hard != u32::MAX;
-        if quarter_less && self.timed {
-            soft -= soft / 4;
-            hard -= hard / 4;
-        }
         self.soft = soft;
         self.hard = hard;
     }
@@ -222,31 +216,4 @@ pub fn allocate(limits: &SearchLimits, side: Color) -> (u32, u32) {
     let hard = (base * 3).min(hard_cap).max(1);
     let soft = (base / 2).min(hard);
     (soft, hard)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_quarter_less_shortens_a_timed_clock_only() {
-        let mut c = Clock::new();
-        c.begin(1_000, &SearchLimits::movetime(10_000), Color::White, false);
-        let hard = 10_000 - MOVE_OVERHEAD_MS;
-        assert_eq!((c.soft, c.hard), (hard, hard));
-        c.begin(1_000, &SearchLimits::movetime(10_000), Color::White, true);
-        assert_eq!((c.soft, c.hard), (hard - hard / 4, hard - hard / 4));
-        assert!(!c.hard_exceeded(1_000 + hard - hard / 4 - 1));
-        assert!(c.hard_exceeded(1_000 + hard - hard / 4));
-
-        let limits = SearchLimits::clock(60_000, 60_000, 0, 0, 0);
-        let (soft, hard) = allocate(&limits, Color::Black);
-        let mut c = Clock::new();
-        c.begin(0, &limits, Color::Black, true);
-        assert_eq!((c.soft, c.hard), (soft - soft / 4, hard - hard / 4));
-
-        let mut c = Clock::new();
-        c.begin(0, &SearchLimits::infinite(), Color::White, true);
-        assert_eq!((c.soft, c.hard, c.timed), (u32::MAX, u32::MAX, false));
-    }
 }
