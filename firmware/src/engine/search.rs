@@ -448,8 +448,10 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// The moves of a quiescence node (its captures and quiet checks; not
     /// its check evasions, whose picker is reset as a full node's) leave
     /// the hash unkept ([`Position::make_move_into`]): no position below
-    /// them is ever looked up for repetitions. The picker is reset at
-    /// every node before its first move, so the flag is never stale.
+    /// them is ever looked up for repetitions. `hashed`: the caller knows
+    /// its picker's kind (the root and `search` reset theirs for all moves,
+    /// `qsearch` for the evasions when in check): a constant or a register,
+    /// not the picker's flag read and tested on every move.
     /// The ply comes as a byte: a `usize` made the 37-byte stride of the
     /// ply array a 16-bit multiplication, here one `mul`.
     /// Inlined into its three callers (their registers are saved
@@ -462,7 +464,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// +208 B; `root` too: -0.09%, +216 B. `child_info` into `search`,
     /// before `make`: -0.09%, +192 B; `pawn_to_seventh`: +0.06%.)
     #[inline(always)]
-    fn make(&mut self, p: u8, m: Move) -> bool {
+    fn make(&mut self, p: u8, m: Move, hashed: bool) -> bool {
         let p = slot(p);
         let e = &mut *self.e;
         let pos = &*self.pos;
@@ -492,7 +494,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let ply = at(&mut e.plies, p);
         ply.psq = e.psq;
         e.psq += d;
-        let hashed = !ply.picker.is_quiescence();
+        debug_assert_eq!(hashed, !ply.picker.is_quiescence());
         self.pos.make_move_into(m, &mut ply.undo, hashed);
         pawn_ending
     }
@@ -597,7 +599,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             if !self.pos.is_legal_given_check(m, in_check) {
                 continue;
             }
-            let pawn_ending = self.make(0, m);
+            let pawn_ending = self.make(0, m, true);
             let gives_check = self.pos.in_check_after(m);
             let nf = if in_check { N_IN_CHECK } else { 0 };
             let extra = gives_check as u8 & self.checks | (pawn_ending as u8) << 1;
@@ -1230,7 +1232,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             {
                 continue;
             }
-            let pawn_ending = self.make(ply, m);
+            let pawn_ending = self.make(ply, m, true);
             let gives_check = self.pos.in_check_after(m);
             let info = self.child_info(m, nf, gives_check as u8 & self.checks | (pawn_ending as u8) << 1, ply);
             let ext = (info >> 8) as i8;
@@ -1460,7 +1462,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             if !self.pos.is_legal_given_check(m, in_check) {
                 continue;
             }
-            self.make(ply, m);
+            self.make(ply, m, in_check);
             let gives_check = self.pos.in_check_after(m);
             debug_assert!(stage != Stage::Checks || gives_check);
             let v = -self.q_head(ply + 1, -beta, -alpha, gives_check as u8);
