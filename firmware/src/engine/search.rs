@@ -1034,7 +1034,14 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         if p < PV_LEN {
             self.e.pv_len[p] = 0;
         }
-        if self.pos.halfmove_clock() >= 100 || self.pos.repetitions() > 0 {
+        // A repetition is at least 4 plies back: below that the history
+        // is not asked (`HashHistory::count` would answer 0 after its call
+        // and set-up, about 55 cycles). `bench engine` 253,969,669 ->
+        // 253,081,635 cycles (-0.35%), +36 B; its positions come with the
+        // clock at 0, so every node of the first 3 plies gains (in games
+        // only those within 3 plies of a capture or pawn move).
+        let halfmove = self.pos.halfmove_clock();
+        if halfmove >= 4 && (halfmove >= 100 || self.pos.repetitions() > 0) {
             return Some(DRAW);
         }
         // (Bytes, as in qsearch.)
@@ -1601,4 +1608,32 @@ crate::progmem! {
         }
         t
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Host;
+
+    impl SearchHost for Host {
+        fn now_ms(&mut self) -> u32 {
+            0
+        }
+        fn stop_requested(&mut self) -> bool {
+            false
+        }
+    }
+
+    /// A perpetual check from a position with the halfmove clock at 0:
+    /// the root comes back 4 plies down (Qe8+ Kh7 Qh5+ Kg8), where
+    /// [`Searcher::enter`] first asks the history (below 4 it does not).
+    #[test]
+    fn perpetual_check_from_halfmove_zero() {
+        let mut p = Position::from_fen(b"6k1/6p1/8/7Q/8/7K/r7/q7 w - - 0 1").unwrap();
+        let mut e = Engine::new();
+        let r = e.search(&mut p, &SearchLimits::depth(4), &mut Host);
+        assert_eq!(r.score, DRAW);
+        assert_eq!((r.best.from(), r.best.to()), (0x47, E8), "Qh5-e8+");
+    }
 }
