@@ -1182,7 +1182,10 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         }
         // Past enter's ply limit.
         let p = slot(ply);
-        let main = at(&mut self.e.plies, p).picker.main();
+        // The move that leads on along the main line: none off it (then
+        // each move is compared with NONE alone, not the flags read too:
+        // `bench engine` 253,081,635 -> 252,929,779 cycles, -0.06%, +12 B).
+        let main = if flags & FOLLOW_PV != 0 { at(&mut self.e.plies, p).picker.main() } else { Move::NONE };
         loop {
             let e = &mut *self.e;
             let Some((m, stage)) = at(&mut e.plies, p).picker.next(self.pos, &e.killers[p]) else {
@@ -1250,7 +1253,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             let ext = (info >> 8) as i8;
             let quiet = !m.is_capture() && !m.is_promotion();
             let mut cf = info as u8;
-            if m == main && flags & FOLLOW_PV != 0 {
+            if m == main {
                 cf |= FOLLOW_PV;
             }
             let n = at(&mut self.e.plies, p);
