@@ -399,8 +399,28 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// The nodes of a poll period are added to `nodes` at its poll, a
     /// 32-bit sum every POLL_NODES nodes instead of each node's
     /// ([`Searcher::nodes`] the count in between).
+    ///
+    /// `stopped` is read only after a poll: no node is entered once it is
+    /// set (every caller of a child tests it after the child returns and
+    /// before searching another), so between polls it is false.
+    /// For the quiescence nodes ([`Searcher::q_head`]): `bench engine`
+    /// 252,929,779 -> 252,593,635 cycles (-0.13%), +20 B. (In `search`'s
+    /// `enter` too, -0.20%, but its frame grew by 2 bytes, the stack
+    /// bound by 34: there [`Searcher::tick_full`].)
     #[inline(always)]
     fn tick(&mut self) -> bool {
+        debug_assert!(!self.e.stopped);
+        self.poll -= 1;
+        if self.poll == 0 {
+            self.poll_host();
+            return self.e.stopped;
+        }
+        false
+    }
+
+    /// [`Searcher::tick`] reading `stopped` on every node.
+    #[inline(always)]
+    fn tick_full(&mut self) -> bool {
         self.poll -= 1;
         if self.poll == 0 {
             self.poll_host();
@@ -1027,7 +1047,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn enter(&mut self, ply: u8, depth: i8, alpha: i16, beta: i16, in_check: bool, flags: u8, iid: Move) -> Option<i16> {
-        if self.tick() {
+        if self.tick_full() {
             return Some(0);
         }
         let p = ply as usize;
