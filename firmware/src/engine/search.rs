@@ -1228,46 +1228,47 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             }
             let n = at(&mut self.e.plies, p);
             n.legal += 1;
-            // Futility and late-move pruning, decided before the move is
-            // made: quiet moves from the killers on (late-move pruning: the
-            // last stage one ply before the horizon once LMP_MOVES legal
-            // moves were tried), unless they give check or push a pawn to
-            // the 7th.
-            if (nf & N_FUTILE != 0
-                || n.depth == 1
+            // Both prunings below take only moves from the killers on,
+            // after the first legal one, once a score above a mate was
+            // found: tested first, once (the captures pass over the rest:
+            // `bench engine` 252,569,639 -> 252,185,675 cycles, -0.15%, 52 B
+            // less).
+            if n.legal > 1 && stage >= Stage::Killer1 && n.best > -MATE_BOUND {
+                // Futility and late-move pruning, decided before the move
+                // is made: quiet moves (late-move pruning: the last stage
+                // one ply before the horizon once LMP_MOVES legal moves
+                // were tried), unless they give check or push a pawn to
+                // the 7th.
+                if (nf & N_FUTILE != 0
+                    || n.depth == 1
+                        && nf & (N_PV | N_IN_CHECK) == 0
+                        && stage >= Stage::Quiets
+                        && n.legal > LMP_MOVES
+                        && !self.e.ctx.phase.bare_king())
+                    && m.is_simple()
+                    && !m.is_capture()
+                    && !self.pos.gives_check(m)
+                    && !self.pawn_to_seventh(m)
+                {
+                    // So will every later quiet move that neither checks nor
+                    // reaches the 7th: the picker need not generate them.
+                    at(&mut self.e.plies, p).picker.restrict_quiets();
+                    continue;
+                }
+                // Swap-off pruning: near the horizon, a quiet move that loses
+                // material by swap-off and gives no check is pruned. (Pruning
+                // the losing captures too measured worse.)
+                let n = at(&mut self.e.plies, p);
+                if n.depth <= SEE_PRUNE_DEPTH
                     && nf & (N_PV | N_IN_CHECK) == 0
-                    && stage >= Stage::Quiets
-                    && n.legal > LMP_MOVES
-                    && !self.e.ctx.phase.bare_king())
-                && n.legal > 1
-                && stage >= Stage::Killer1
-                && n.best > -MATE_BOUND
-                && m.is_simple()
-                && !m.is_capture()
-                && !self.pos.gives_check(m)
-                && !self.pawn_to_seventh(m)
-            {
-                // So will every later quiet move that neither checks nor
-                // reaches the 7th: the picker need not generate them.
-                at(&mut self.e.plies, p).picker.restrict_quiets();
-                continue;
-            }
-            // Swap-off pruning: near the horizon, a quiet move that loses
-            // material by swap-off and gives no check is pruned. (Pruning
-            // the losing captures too measured worse.)
-            let n = at(&mut self.e.plies, p);
-            if n.depth <= SEE_PRUNE_DEPTH
-                && nf & (N_PV | N_IN_CHECK) == 0
-                && n.legal > 1
-                && stage >= Stage::Killer1
-                && stage <= Stage::Quiets
-                && n.best > -MATE_BOUND
-                && self.e.pruning
-                && !m.is_promotion()
-                && see(self.pos, m) < 0
-                && !self.pos.gives_check(m)
-            {
-                continue;
+                    && stage <= Stage::Quiets
+                    && self.e.pruning
+                    && !m.is_promotion()
+                    && see(self.pos, m) < 0
+                    && !self.pos.gives_check(m)
+                {
+                    continue;
+                }
             }
             let pawn_ending = self.make(ply, m, true);
             let gives_check = self.pos.in_check_after(m);
@@ -1281,6 +1282,8 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             let n = at(&mut self.e.plies, p);
             let (alpha, beta, depth, legal) = (n.alpha, n.beta, n.depth, n.legal);
             let nd = depth - 1 + ext;
+            // (These calls merged into one in a loop, as the root's:
+            // `bench engine` 0.67% more cycles, 76 B less.)
             let mut v;
             if legal == 1 {
                 v = -self.child(ply + 1, nd, -beta, -alpha, gives_check, cf);
