@@ -588,33 +588,32 @@ fn swap_loop(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1
         let side = color_of(code).other();
         d += 1;
         // The newest entry is speculative (its capturer may yet be lost):
-        // it only decides whether to look on, and joins the list when a
-        // recapture follows.
+        // it only decides whether to look on. Entry d - 1 joins the
+        // bounds at once: whether or not a recapture follows, the value
+        // is then that new bound (the clamp of entry d - 1), and where
+        // the bounds meet it is settled without a scan.
         let cur = value.wrapping_sub(prev);
         let a = prev.wrapping_neg();
-        if (if a > cur { a } else { cur }) < 0 || d as usize + 1 >= MAX_SWAPS {
+        // `prev` is entry d - 1: odd, it enters negated, as a lower bound.
+        // (The parity from `d`: one register fewer than a flag.)
+        if d & 1 == 0 {
+            let b = if a > lo { a } else { lo };
+            lo = if b < hi { b } else { hi };
+        } else {
+            let b = if prev < hi { prev } else { hi };
+            hi = if b > lo { b } else { lo };
+        }
+        if (if a > cur { a } else { cur }) < 0 || d as usize + 1 >= MAX_SWAPS || lo == hi {
             break;
         }
         s = least_attacker(pos, t, side, removed, true, NO_SQUARE);
         if s == NO_SQUARE {
             break;
         }
-        // `prev` is entry d - 1: odd, it enters negated, as a lower bound.
-        // (The parity from `d`: one register fewer than a flag.)
-        if d & 1 == 0 {
-            let b = prev.wrapping_neg();
-            let b = if b > lo { b } else { lo };
-            lo = if b < hi { b } else { hi };
-        } else {
-            let b = if prev < hi { prev } else { hi };
-            hi = if b > lo { b } else { lo };
-        }
         prev = cur;
     }
-    let b = if d & 1 == 0 { prev.wrapping_neg() } else { prev };
-    let b = if b > lo { b } else { lo };
-    if b < hi {
-        b
+    if d & 1 == 0 {
+        lo
     } else {
         hi
     }
