@@ -178,20 +178,29 @@ const GPIOR2: u8 = 0x2B;
 const _: () = assert!(Position::OFFICER_END_OFFSET >= 144 && Position::OFFICER_END_OFFSET - 128 <= 63);
 
 #[cfg(target_arch = "avr")]
-#[inline(never)]
+#[inline(always)]
 fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_removed: bool, only: Square) -> Square {
+    debug_assert!(core::ptr::eq(removed, core::ptr::addr_of!(REMOVED)));
+    least_attacker_avr(pos, t, by as u8, (own_removed as u16) << 7 | (only as u16) << 8)
+}
+
+/// [`least_attacker`]'s assembly (C ABI, for [`swap_avr`]'s calls: the
+/// position in r25:r24, `t` in r22, `by` in r20, `own_removed` in bit 7
+/// of r18, `only` in r19; the square back in r24). It keeps r25, leaves
+/// `t` in r23, and uses only r0, r18..r27, r30, r31 and GPIOR0..2.
+#[cfg(target_arch = "avr")]
+#[inline(never)]
+extern "C" fn least_attacker_avr(pos: &Position, t: Square, by: u8, own_only: u16) -> Square {
     // The scan's reach of a knight, bishop, rook or queen (its code less
     // the knight's: a jump, else that number) is REACH's.
     debug_assert!((KNIGHT..=QUEEN).all(|k| {
         crate::chess::REACH.get(k as usize) & (crate::chess::LINE | crate::chess::JUMP)
             == if k == KNIGHT { crate::chess::JUMP } else { k - KNIGHT }
     }));
-    debug_assert!(core::ptr::eq(removed, core::ptr::addr_of!(REMOVED)));
-    let _ = only;
-    debug_assert!(pos.officer_end(by) >= 1);
+    debug_assert!(pos.officer_end(if by == 0 { Color::White } else { Color::Black }) >= 1);
     let r: u16;
     // Registers: r25:r24 the position (then the result), r20 `by`, r22
-    // `t`, r18 `own_removed` (then the T flag: clear, no man of `by` is
+    // `t`, r18 bit 7 `own_removed` (then the T flag: clear, no man of `by` is
     // looked up in `removed`, and the men in the way are compared with
     // `only`, in r19, then GPIOR0, not looked up either: the map is then
     // not even built, see [`swap`]); `removed` is always [`REMOVED`], read at
@@ -222,7 +231,7 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_r
             // at the least), and only a pawn's code is then tested for
             // the board: most squares hold none (`bench engine` 0.09%
             // fewer cycles).
-            "    bst r18, 0",
+            "    bst r18, 7",
             "    ldi r21, 1",
             "    ldi r26, 0xF1",
             "    ldi r27, 0xEF",
@@ -261,6 +270,7 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_r
             "    and r31, r30",
             "    brne 2f",
             "13: mov r24, r26",
+            "    mov r23, r22",
             "    rjmp 99f",
             "2:  movw r30, r24",
             "    add r30, r27",
@@ -290,6 +300,7 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_r
             "    and r31, r30",
             "    brne 3f",
             "14: mov r24, r27",
+            "    mov r23, r22",
             "    rjmp 99f",
             // The officers, from slot end-1 down to 1.
             "3:  push r12",
@@ -501,9 +512,8 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_r
             gpior2 = const GPIOR2,
             inout("r25r24") pos as *const Position as usize as u16 => r,
             removed = sym REMOVED,
-            inout("r18") own_removed as u8 => _,
-            inout("r19") only => _,
-            inout("r20") by as u8 => _,
+            inout("r19r18") own_only => _,
+            inout("r20") by => _,
             inout("r22") t => _,
             out("r23") _,
             out("r21") _,
@@ -521,6 +531,7 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_r
 /// [`swap_on`]'s gain list and register saves. `first` is the one man in
 /// `removed` (the first capturer), or NO_SQUARE where the map is full
 /// already (an en-passant capture: the victim too).
+#[cfg(not(target_arch = "avr"))]
 #[inline(always)]
 fn swap(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, on_square: i16, side: Color, first: Square) -> i16 {
     let cur = on_square - gain0;
@@ -550,6 +561,7 @@ fn swap(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, on_square:
 /// the outer part is always a clamp to [lo, hi], so no list is kept: no
 /// 32-byte frame, no backward pass (the same values; `bench engine` the
 /// same nodes, fewer cycles).
+#[cfg(not(target_arch = "avr"))]
 #[inline(never)]
 fn swap_on(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1: i16, s: Square, side: Color, first: Square) -> i16 {
     // A recapturer worth less than the capturer's net loss `gain1` ends
@@ -560,17 +572,292 @@ fn swap_on(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1: 
         return -gain1;
     }
     debug_assert!(is_color(pos.code_on(s), side));
-    // The AVR's map, holding `first` alone (the host's has it already).
-    #[cfg(target_arch = "avr")]
-    if first != NO_SQUARE {
-        fill_map(removed, first);
-    }
-    #[cfg(not(target_arch = "avr"))]
     let _ = first;
     swap_loop(pos, t, removed, gain0, gain1, s)
 }
 
-/// [`swap_on`] past its first test.
+/// [`swap`] on the AVR: the first capturer's square `first` tells the
+/// side to recapture (the other colour), with bit 7 set where the map is
+/// full already (an en-passant capture; `side` unused).
+#[cfg(target_arch = "avr")]
+#[inline(always)]
+fn swap(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, on_square: i16, side: Color, first: Square) -> i16 {
+    let _ = (removed, side);
+    swap_avr(pos, t as u16 | (first as u16) << 8, gain0, on_square)
+}
+
+/// [`swap`] and [`swap_on`] by hand (C ABI: the position in r25:r24, `t`
+/// in r22, `first` in r23, `gain0` in r21:r20, `on_square` in r19:r18):
+/// the first recapture's scan and test without a register saved (the
+/// values kept across the scan pushed: `gain0`, `gain1`, the position's
+/// low byte; [`least_attacker_avr`] keeps its high byte and `t`, and
+/// `first` stays in GPIOR0), then [`swap_loop_avr`].
+#[cfg(target_arch = "avr")]
+#[inline(never)]
+extern "C" fn swap_avr(pos: &Position, t_first: u16, gain0: i16, on_square: i16) -> i16 {
+    let r: i16;
+    // SAFETY: reads the board and SEE_VALUE, writes [`REMOVED`] and
+    // GPIOR0..2 (the swap-off's scratch); the stack is balanced.
+    unsafe {
+        core::arch::asm!(
+            // gain1 = on_square - gain0; max(-gain0, gain1) < 0: gain0.
+            "    sub r18, r20",
+            "    sbc r19, r21",
+            "    brpl 1f",
+            "    cp r1, r20",
+            "    cpc r1, r21",
+            "    brge 1f",
+            "    rjmp 90f",
+            "1:  push r21",
+            "    push r20",
+            "    push r19",
+            "    push r18",
+            "    push r24",
+            "    out {gpior0}, r23",
+            // The side to recapture: black (1) against a white capturer
+            // (codes 1..=6), else white.
+            "    movw r30, r24",
+            "    mov r26, r23",
+            "    andi r26, 0x77",
+            "    add r30, r26",
+            "    adc r31, r1",
+            "    ld r26, Z",
+            "    andi r26, 0x0F",
+            "    ldi r20, 1",
+            "    cpi r26, 7",
+            "    brlo 2f",
+            "    ldi r20, 0",
+            // own_removed in bit 7 (the map full), `only` = first.
+            "2:  mov r18, r23",
+            "    mov r19, r23",
+            "    rcall {la}",
+            "    pop r26",
+            "    pop r18",
+            "    pop r19",
+            "    pop r20",
+            "    pop r21",
+            "    cpi r24, 0xFF",
+            "    brne 5f",
+            "    rjmp 90f",
+            // s in r27, the position in r25:r24 again, t in r22.
+            "5:  mov r27, r24",
+            "    mov r24, r26",
+            "    mov r22, r23",
+            // A recapturer worth less than gain1: -gain1.
+            "    movw r30, r24",
+            "    add r30, r27",
+            "    adc r31, r1",
+            "    ld r30, Z",
+            "    andi r30, 0x0F",
+            "    ldi r31, 0",
+            "    lsl r30",
+            "    subi r30, lo8(-({see_value}))",
+            "    sbci r31, hi8(-({see_value}))",
+            "    lpm r26, Z+",
+            "    lpm r31, Z",
+            "    cp r26, r18",
+            "    cpc r31, r19",
+            "    brge 3f",
+            "    ldi r24, 0",
+            "    ldi r25, 0",
+            "    sub r24, r18",
+            "    sbc r25, r19",
+            "    rjmp 99f",
+            // The map: first alone (unless full already).
+            "3:  mov r23, r27",
+            "    in r26, {gpior0}",
+            "    sbrc r26, 7",
+            "    rjmp 4f",
+            "    ldi r30, lo8({removed})",
+            "    ldi r31, hi8({removed})",
+            "    std Z+0, r1",
+            "    std Z+1, r1",
+            "    std Z+2, r1",
+            "    std Z+3, r1",
+            "    std Z+4, r1",
+            "    std Z+5, r1",
+            "    std Z+6, r1",
+            "    std Z+7, r1",
+            "    mov r27, r26",
+            "    swap r27",
+            "    andi r27, 7",
+            "    add r30, r27",
+            "    adc r31, r1",
+            "    ldi r27, 1",
+            "    sbrc r26, 1",
+            "    ldi r27, 4",
+            "    sbrc r26, 0",
+            "    lsl r27",
+            "    sbrc r26, 2",
+            "    swap r27",
+            "    st Z, r27",
+            "4:  rcall {swap_loop}",
+            "    rjmp 99f",
+            "90: movw r24, r20",
+            "99:",
+            la = sym least_attacker_avr,
+            swap_loop = sym swap_loop_avr,
+            see_value = sym SEE_VALUE,
+            removed = sym REMOVED,
+            gpior0 = const GPIOR0,
+            inout("r25r24") pos as *const Position as usize as u16 => r,
+            inout("r23r22") t_first => _,
+            inout("r21r20") gain0 => _,
+            inout("r19r18") on_square => _,
+            out("r26") _,
+            out("r27") _,
+            out("r30") _,
+            out("r31") _,
+        );
+    }
+    r
+}
+
+/// [`swap_loop`] by hand, for [`swap_avr`] (C ABI: the position in
+/// r25:r24, `t` in r22, `s` in r23, `gain0` in r21:r20, `gain1` in
+/// r19:r18). Eight registers saved (the compiled loop saved sixteen):
+/// the position's low byte in r14 (its high byte and `t` kept by
+/// [`least_attacker_avr`]), `lo` r11:r10, `hi` r13:r12, `prev` r17:r16,
+/// `d` r15.
+#[cfg(target_arch = "avr")]
+#[inline(never)]
+extern "C" fn swap_loop_avr(pos: &Position, t_s: u16, gain0: i16, gain1: i16) -> i16 {
+    let r: i16;
+    // SAFETY: reads the board and SEE_VALUE, writes [`REMOVED`] and
+    // GPIOR0..2; the registers saved are restored, the stack balanced.
+    unsafe {
+        core::arch::asm!(
+            "    push r10",
+            "    push r11",
+            "    push r12",
+            "    push r13",
+            "    push r14",
+            "    push r15",
+            "    push r16",
+            "    push r17",
+            "    mov r14, r24",
+            "    movw r12, r20",
+            "    movw r16, r18",
+            "    mov r10, r1",
+            "    ldi r26, 0x80",
+            "    mov r11, r26",
+            "    ldi r26, 1",
+            "    mov r15, r26",
+            // s (r23) has taken on t: its code, value (r19:r18), the side
+            // to recapture (r20: black against a white man), marked.
+            "1:  movw r30, r24",
+            "    add r30, r23",
+            "    adc r31, r1",
+            "    ld r26, Z",
+            "    andi r26, 0x0F",
+            "    cpi r26, 7",
+            "    ldi r20, 0",
+            "    adc r20, r1",
+            "    mov r30, r26",
+            "    ldi r31, 0",
+            "    lsl r30",
+            "    subi r30, lo8(-({see_value}))",
+            "    sbci r31, hi8(-({see_value}))",
+            "    lpm r18, Z+",
+            "    lpm r19, Z",
+            "    mov r30, r23",
+            "    swap r30",
+            "    andi r30, 7",
+            "    ldi r31, 0",
+            "    subi r30, lo8(-({removed}))",
+            "    sbci r31, hi8(-({removed}))",
+            "    ld r27, Z",
+            "    ldi r21, 1",
+            "    sbrc r23, 1",
+            "    ldi r21, 4",
+            "    sbrc r23, 0",
+            "    lsl r21",
+            "    sbrc r23, 2",
+            "    swap r21",
+            "    or r27, r21",
+            "    st Z, r27",
+            // d += 1; cur = value - prev; a = -prev.
+            "    inc r15",
+            "    sub r18, r16",
+            "    sbc r19, r17",
+            "    ldi r26, 0",
+            "    ldi r27, 0",
+            "    sub r26, r16",
+            "    sbc r27, r17",
+            // Entry d - 1 joins the bounds: d even, lo = clamp(a, lo,
+            // hi); odd, hi = clamp(prev, lo, hi).
+            "    sbrc r15, 0",
+            "    rjmp 3f",
+            "    cp r10, r26",
+            "    cpc r11, r27",
+            "    brge 2f",
+            "    movw r10, r26",
+            "2:  cp r12, r10",
+            "    cpc r13, r11",
+            "    brge 5f",
+            "    movw r10, r12",
+            "    rjmp 5f",
+            "3:  cp r16, r12",
+            "    cpc r17, r13",
+            "    brge 4f",
+            "    movw r12, r16",
+            "4:  cp r12, r10",
+            "    cpc r13, r11",
+            "    brge 5f",
+            "    movw r12, r10",
+            // Done if a and cur are both negative, at the longest
+            // exchange, or where the bounds meet.
+            "5:  sbrs r27, 7",
+            "    rjmp 6f",
+            "    sbrc r19, 7",
+            "    rjmp 9f",
+            "6:  ldi r26, {max_d}",
+            "    cp r15, r26",
+            "    brsh 9f",
+            "    cp r10, r12",
+            "    cpc r11, r13",
+            "    breq 9f",
+            "    movw r16, r18",
+            "    mov r24, r14",
+            "    ldi r18, 0x80",
+            "    rcall {la}",
+            "    cpi r24, 0xFF",
+            "    breq 9f",
+            "    mov r22, r23",
+            "    mov r23, r24",
+            "    mov r24, r14",
+            "    rjmp 1b",
+            // The new bound: lo if d is even, else hi.
+            "9:  movw r24, r12",
+            "    sbrs r15, 0",
+            "    movw r24, r10",
+            "    pop r17",
+            "    pop r16",
+            "    pop r15",
+            "    pop r14",
+            "    pop r13",
+            "    pop r12",
+            "    pop r11",
+            "    pop r10",
+            la = sym least_attacker_avr,
+            see_value = sym SEE_VALUE,
+            removed = sym REMOVED,
+            max_d = const MAX_SWAPS - 1,
+            inout("r25r24") pos as *const Position as usize as u16 => r,
+            inout("r23r22") t_s => _,
+            inout("r21r20") gain0 => _,
+            inout("r19r18") gain1 => _,
+            out("r26") _,
+            out("r27") _,
+            out("r30") _,
+            out("r31") _,
+        );
+    }
+    r
+}
+
+/// [`swap_on`] past its first test (the AVR's by hand: [`swap_loop_avr`]).
+#[cfg(not(target_arch = "avr"))]
 #[inline(never)]
 fn swap_loop(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1: i16, s: Square) -> i16 {
     let mut lo = i16::MIN;
@@ -695,7 +982,9 @@ pub fn see(pos: &Position, m: Move) -> i16 {
         #[cfg(target_arch = "avr")]
         fill_map(removed, from);
         mark(removed, (from & 0xF0) | (to & 0x0F));
-        first = NO_SQUARE;
+        // (The AVR's [`swap`] takes the side to recapture from `first`'s
+        // man, bit 7 saying the map is full.)
+        first = if cfg!(target_arch = "avr") { from | 0x80 } else { NO_SQUARE };
         SEE_VALUE.get(PAWN as usize)
     } else {
         SEE_VALUE.get(pos.code_on(to) as usize)
