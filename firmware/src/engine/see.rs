@@ -8,9 +8,9 @@
 //! x-rays come for free from re-scanning the rays. Pins are ignored, as in
 //! Levy's description.
 
-use super::eval::{BIT, VALUE};
+use super::eval::VALUE;
 #[cfg(not(target_arch = "avr"))]
-use super::eval::{JUMPS, RAYS};
+use super::eval::{BIT, JUMPS, RAYS};
 use super::picker::{attacked_victims, SLOT_BITS};
 #[cfg_attr(target_arch = "avr", allow(unused_imports))]
 use crate::chess::is_adjacent;
@@ -18,7 +18,9 @@ use crate::chess::is_adjacent;
 use crate::chess::{reach, JUMPS_THERE};
 use crate::chess::piece::*;
 use crate::chess::square::*;
-use crate::chess::{Color, Move, MoveKind, Position};
+#[cfg(not(target_arch = "avr"))]
+use crate::chess::MoveKind;
+use crate::chess::{Color, Move, Position};
 
 crate::progmem! {
     /// Exchange values by piece code, either colour's (0 empty; by kind
@@ -41,6 +43,7 @@ fn is_removed(removed: &Removed, s: Square) -> bool {
     removed[(rank_of(s) & 7) as usize] & BIT.get(file_of(s) as usize) != 0
 }
 
+#[cfg(not(target_arch = "avr"))]
 #[inline(always)]
 fn mark(removed: &mut Removed, s: Square) {
     removed[(rank_of(s) & 7) as usize] |= BIT.get(file_of(s) as usize);
@@ -184,7 +187,7 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_r
     least_attacker_avr(pos, t, by as u8, (own_removed as u16) << 7 | (only as u16) << 8)
 }
 
-/// [`least_attacker`]'s assembly (C ABI, for [`swap_avr`]'s calls: the
+/// [`least_attacker`]'s assembly (C ABI, for [`see_avr`]'s calls: the
 /// position in r25:r24, `t` in r22, `by` in r20, `own_removed` in bit 7
 /// of r18, `only` in r19; the square back in r24). It keeps r25, leaves
 /// `t` in r23, and uses only r0, r18..r27, r30, r31 and GPIOR0..2.
@@ -583,23 +586,78 @@ fn swap_on(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1: 
 #[inline(always)]
 fn swap(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, on_square: i16, side: Color, first: Square) -> i16 {
     let _ = (removed, side);
-    swap_avr(pos, t as u16 | (first as u16) << 8, gain0, on_square)
+    // SAFETY: the entry takes the C ABI's arguments (see `see_avr`).
+    unsafe { prodigy_see_swap(pos as *const Position as *const u8, t as u16 | (first as u16) << 8, gain0, on_square) }
 }
 
-/// [`swap`] and [`swap_on`] by hand (C ABI: the position in r25:r24, `t`
-/// in r22, `first` in r23, `gain0` in r21:r20, `on_square` in r19:r18):
-/// the first recapture's scan and test without a register saved (the
-/// values kept across the scan pushed: `gain0`, `gain1`, the position's
-/// low byte; [`least_attacker_avr`] keeps its high byte and `t`, and
-/// `first` stays in GPIOR0), then [`swap_loop_avr`].
+#[cfg(target_arch = "avr")]
+extern "C" {
+    /// [`swap`] and [`swap_on`] by hand: an entry into [`see_avr`]'s
+    /// assembly (C ABI: the position in r25:r24, `t` in r22, `first` in
+    /// r23, `gain0` in r21:r20, `on_square` in r19:r18).
+    fn prodigy_see_swap(pos: *const u8, t_first: u16, gain0: i16, on_square: i16) -> i16;
+}
+
+/// [`see`] by hand (C ABI: the position in r25:r24, the move in r23:r22):
+/// the two values read, with nothing saved (the compiled `see` saved 9
+/// registers; en-passant captures and promotions, rare, at the end). Then, at the global label `prodigy_see_swap` (an
+/// entry of its own for [`swap`]'s other callers, C ABI: `t` in r22,
+/// `first` in r23, `gain0` in r21:r20, `on_square` in r19:r18),
+/// [`swap`] and [`swap_on`]: the first recapture's scan and test, again
+/// with nothing saved (the values kept across the scan pushed: `gain0`,
+/// `gain1`, the position's low byte; [`least_attacker_avr`] keeps its
+/// high byte and `t`, `first` stays in GPIOR0), then [`swap_loop_avr`].
+/// The function is this one block: the compiler adds only the `ret`
+/// (checked in the image), so the label is an entry like the function's.
 #[cfg(target_arch = "avr")]
 #[inline(never)]
-extern "C" fn swap_avr(pos: &Position, t_first: u16, gain0: i16, on_square: i16) -> i16 {
+#[allow(named_asm_labels)]
+extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
     let r: i16;
     // SAFETY: reads the board and SEE_VALUE, writes [`REMOVED`] and
     // GPIOR0..2 (the swap-off's scratch); the stack is balanced.
     unsafe {
         core::arch::asm!(
+            "    mov r26, r22",
+            "    andi r26, 0x77",
+            "    mov r27, r23",
+            "    andi r27, 0x77",
+            // gain0 (r21:r20) by the man on `to`, on_square (r19:r18) by
+            // the man on `from`.
+            "    movw r30, r24",
+            "    add r30, r27",
+            "    adc r31, r1",
+            "    ld r30, Z",
+            "    andi r30, 0x0F",
+            "    ldi r31, 0",
+            "    lsl r30",
+            "    subi r30, lo8(-({see_value}))",
+            "    sbci r31, hi8(-({see_value}))",
+            "    lpm r20, Z+",
+            "    lpm r21, Z",
+            "    movw r30, r24",
+            "    add r30, r26",
+            "    adc r31, r1",
+            "    ld r30, Z",
+            "    andi r30, 0x0F",
+            "    ldi r31, 0",
+            "    lsl r30",
+            "    subi r30, lo8(-({see_value}))",
+            "    sbci r31, hi8(-({see_value}))",
+            "    lpm r18, Z+",
+            "    lpm r19, Z",
+            // A promotion (bit 11), or en passant (kind 3: bits 3 and 7).
+            "    sbrc r23, 3",
+            "    rjmp 80f",
+            "    mov r30, r22",
+            "    andi r30, 0x88",
+            "    cpi r30, 0x88",
+            "    brne 70f",
+            "    rjmp 85f",
+            "70: mov r22, r27",
+            "    mov r23, r26",
+            ".global prodigy_see_swap",
+            "prodigy_see_swap:",
             // gain1 = on_square - gain0; max(-gain0, gain1) < 0: gain0.
             "    sub r18, r20",
             "    sbc r19, r21",
@@ -663,7 +721,9 @@ extern "C" fn swap_avr(pos: &Position, t_first: u16, gain0: i16, on_square: i16)
             "    sub r24, r18",
             "    sbc r25, r19",
             "    rjmp 99f",
-            // The map: first alone (unless full already).
+            // The map: first alone (unless full already), eight stores
+            // through Z and first's bit stored, not ORed in (the
+            // compiler's eight `sts` took 36 B for the same 18 cycles).
             "3:  mov r23, r27",
             "    in r26, {gpior0}",
             "    sbrc r26, 7",
@@ -693,17 +753,83 @@ extern "C" fn swap_avr(pos: &Position, t_first: u16, gain0: i16, on_square: i16)
             "    st Z, r27",
             "4:  rcall {swap_loop}",
             "    rjmp 99f",
+            // A promotion to the kind KNIGHT + bit 3 + 2 * bit 7: worth
+            // v (eval's VALUE) on `to`, gain0 + v - VALUE[PAWN] won.
+            "80: ldi r30, {knight}",
+            "    sbrc r22, 3",
+            "    subi r30, -1",
+            "    sbrc r22, 7",
+            "    subi r30, -2",
+            "    ldi r31, 0",
+            "    lsl r30",
+            "    subi r30, lo8(-({value}))",
+            "    sbci r31, hi8(-({value}))",
+            "    lpm r18, Z+",
+            "    lpm r19, Z",
+            "    add r20, r18",
+            "    adc r21, r19",
+            "    ldi r30, lo8({value} + 2 * {pawn})",
+            "    ldi r31, hi8({value} + 2 * {pawn})",
+            "    lpm r0, Z+",
+            "    sub r20, r0",
+            "    lpm r0, Z",
+            "    sbc r21, r0",
+            "    rjmp 70b",
+            // En passant: a pawn won, the map full (the capturer and the
+            // victim beside it: one byte), first's bit 7 set.
+            "85: ldi r30, lo8({see_value} + 2 * {pawn})",
+            "    ldi r31, hi8({see_value} + 2 * {pawn})",
+            "    lpm r20, Z+",
+            "    lpm r21, Z",
+            "    ldi r30, lo8({removed})",
+            "    ldi r31, hi8({removed})",
+            "    std Z+0, r1",
+            "    std Z+1, r1",
+            "    std Z+2, r1",
+            "    std Z+3, r1",
+            "    std Z+4, r1",
+            "    std Z+5, r1",
+            "    std Z+6, r1",
+            "    std Z+7, r1",
+            "    mov r22, r26",
+            "    swap r22",
+            "    andi r22, 7",
+            "    add r30, r22",
+            "    adc r31, r1",
+            "    ldi r22, 1",
+            "    sbrc r26, 1",
+            "    ldi r22, 4",
+            "    sbrc r26, 0",
+            "    lsl r22",
+            "    sbrc r26, 2",
+            "    swap r22",
+            "    ldi r23, 1",
+            "    sbrc r27, 1",
+            "    ldi r23, 4",
+            "    sbrc r27, 0",
+            "    lsl r23",
+            "    sbrc r27, 2",
+            "    swap r23",
+            "    or r22, r23",
+            "    st Z, r22",
+            "    ori r26, 0x80",
+            "    rjmp 70b",
             "90: movw r24, r20",
             "99:",
+            value = sym VALUE,
+            knight = const KNIGHT,
+            pawn = const PAWN,
             la = sym least_attacker_avr,
             swap_loop = sym swap_loop_avr,
             see_value = sym SEE_VALUE,
             removed = sym REMOVED,
             gpior0 = const GPIOR0,
             inout("r25r24") pos as *const Position as usize as u16 => r,
-            inout("r23r22") t_first => _,
-            inout("r21r20") gain0 => _,
-            inout("r19r18") on_square => _,
+            inout("r23r22") m => _,
+            out("r21") _,
+            out("r20") _,
+            out("r19") _,
+            out("r18") _,
             out("r26") _,
             out("r27") _,
             out("r30") _,
@@ -713,7 +839,7 @@ extern "C" fn swap_avr(pos: &Position, t_first: u16, gain0: i16, on_square: i16)
     r
 }
 
-/// [`swap_loop`] by hand, for [`swap_avr`] (C ABI: the position in
+/// [`swap_loop`] by hand, for [`see_avr`] (C ABI: the position in
 /// r25:r24, `t` in r22, `s` in r23, `gain0` in r21:r20, `gain1` in
 /// r19:r18). Eight registers saved (the compiled loop saved sixteen):
 /// the position's low byte in r14 (its high byte and `t` kept by
@@ -914,46 +1040,6 @@ fn swap_loop(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1
 #[cfg(target_arch = "avr")]
 static mut REMOVED: Removed = [0; 8];
 
-/// `removed` cleared, then given `s` alone: eight stores through Z (the
-/// compiler's eight `sts` took 36 B for the same 18 cycles), then `s`'s
-/// bit stored, not ORed in, byte and bit worked out in line (`bench
-/// engine` 0.08% fewer cycles than a clear and [`mark`], 32 B larger).
-#[cfg(target_arch = "avr")]
-#[inline(always)]
-fn fill_map(removed: &mut Removed, s: Square) {
-    // SAFETY: writes the 8 bytes of `removed` (Z moved to the byte of
-    // `s`'s rank, 0..=7: inside); r1 is zero.
-    unsafe {
-        core::arch::asm!(
-            "std Z+0, r1",
-            "std Z+1, r1",
-            "std Z+2, r1",
-            "std Z+3, r1",
-            "std Z+4, r1",
-            "std Z+5, r1",
-            "std Z+6, r1",
-            "std Z+7, r1",
-            "mov {t}, {s}",
-            "swap {t}",
-            "andi {t}, 7",
-            "add r30, {t}",
-            "adc r31, r1",
-            "ldi {t}, 1",
-            "sbrc {s}, 1",
-            "ldi {t}, 4",
-            "sbrc {s}, 0",
-            "lsl {t}",
-            "sbrc {s}, 2",
-            "swap {t}",
-            "st Z, {t}",
-            s = in(reg) s,
-            t = out(reg_upper) _,
-            inout("Z") removed as *mut Removed => _,
-            options(nostack),
-        );
-    }
-}
-
 /// [`REMOVED`] as it is: filled later, or not at all (see [`swap`]).
 #[cfg(target_arch = "avr")]
 #[inline(always)]
@@ -964,7 +1050,22 @@ fn unfilled_map() -> &'static mut Removed {
 
 /// Static exchange value of move `m` for the side to move (0 for a quiet
 /// move to a safe square, negative if the man is lost).
+#[cfg(not(target_arch = "avr"))]
 pub fn see(pos: &Position, m: Move) -> i16 {
+    see_rust(pos, m)
+}
+
+/// [`see`] on the AVR: [`see_avr`].
+#[cfg(target_arch = "avr")]
+#[inline(always)]
+pub fn see(pos: &Position, m: Move) -> i16 {
+    see_avr(pos, m.0)
+}
+
+/// [`see`] in Rust (the host's).
+#[cfg(not(target_arch = "avr"))]
+#[inline(always)]
+fn see_rust(pos: &Position, m: Move) -> i16 {
     let from = m.from();
     let to = m.to();
     let us = pos.side_to_move();
