@@ -1131,6 +1131,11 @@ pub struct Hanging {
     pub slots: [u8; 2],
 }
 
+/// [`Hanging`] for the side to move. In line in its two callers: the
+/// search's static cut reads only the loss, the picker only the slots,
+/// and neither gets the struct through memory (out of line, 80 cycles a
+/// call of its own; `bench engine` 0.25% fewer cycles, 4 B smaller).
+#[inline(always)]
 pub fn hanging(pos: &Position) -> Hanging {
     let us = pos.side_to_move();
     // One pass over the enemy men finds all of ours they attack: cheaper
