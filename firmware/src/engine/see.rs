@@ -606,7 +606,7 @@ extern "C" {
 /// [`swap`] and [`swap_on`]: the first recapture's scan and test, again
 /// with nothing saved (the values kept across the scan pushed: `gain0`,
 /// `gain1`, the position's low byte; [`least_attacker_avr`] keeps its
-/// high byte and `t`, `first` stays in GPIOR0), then [`swap_loop_avr`].
+/// high byte and `t`, `first` stays in GPIOR0), then [`swap_loop`] by hand, in line.
 /// The function is this one block: the compiler adds only the `ret`
 /// (checked in the image), so the label is an entry like the function's.
 #[cfg(target_arch = "avr")]
@@ -724,10 +724,44 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             // The map: first alone (unless full already), eight stores
             // through Z and first's bit stored, not ORed in (the
             // compiler's eight `sts` took 36 B for the same 18 cycles).
-            "3:  mov r23, r27",
+            // The loop (swap_loop by hand, in line: the first man's value
+            // and code known): eight registers saved, the position's low
+            // byte in r14 (its high byte and `t` kept by the scan), `lo`
+            // r11:r10, `hi` r13:r12, `prev` r17:r16, `d` r15; s in r23,
+            // its value r19:r18, the side to recapture r20.
+            "3:  push r10",
+            "    push r11",
+            "    push r12",
+            "    push r13",
+            "    push r14",
+            "    push r15",
+            "    push r16",
+            "    push r17",
+            "    mov r23, r27",
+            "    mov r14, r24",
+            "    movw r12, r20",
+            "    movw r16, r18",
+            "    mov r18, r26",
+            "    mov r19, r31",
+            "    mov r10, r1",
+            "    ldi r26, 0x80",
+            "    mov r11, r26",
+            "    ldi r26, 1",
+            "    mov r15, r26",
+            "    movw r30, r24",
+            "    add r30, r23",
+            "    adc r31, r1",
+            "    ld r26, Z",
+            "    andi r26, 0x0F",
+            "    cpi r26, 7",
+            "    ldi r20, 0",
+            "    adc r20, r1",
+            // The map: first alone (unless full already), eight stores
+            // through Z and first's bit stored, not ORed in (the
+            // compiler's eight `sts` took 36 B for the same 18 cycles).
             "    in r26, {gpior0}",
             "    sbrc r26, 7",
-            "    rjmp 4f",
+            "    rjmp 7f",
             "    ldi r30, lo8({removed})",
             "    ldi r31, hi8({removed})",
             "    std Z+0, r1",
@@ -751,126 +785,7 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    sbrc r26, 2",
             "    swap r27",
             "    st Z, r27",
-            "4:  rcall {swap_loop}",
-            "    rjmp 99f",
-            // A promotion to the kind KNIGHT + bit 3 + 2 * bit 7: worth
-            // v (eval's VALUE) on `to`, gain0 + v - VALUE[PAWN] won.
-            "80: ldi r30, {knight}",
-            "    sbrc r22, 3",
-            "    subi r30, -1",
-            "    sbrc r22, 7",
-            "    subi r30, -2",
-            "    ldi r31, 0",
-            "    lsl r30",
-            "    subi r30, lo8(-({value}))",
-            "    sbci r31, hi8(-({value}))",
-            "    lpm r18, Z+",
-            "    lpm r19, Z",
-            "    add r20, r18",
-            "    adc r21, r19",
-            "    ldi r30, lo8({value} + 2 * {pawn})",
-            "    ldi r31, hi8({value} + 2 * {pawn})",
-            "    lpm r0, Z+",
-            "    sub r20, r0",
-            "    lpm r0, Z",
-            "    sbc r21, r0",
-            "    rjmp 70b",
-            // En passant: a pawn won, the map full (the capturer and the
-            // victim beside it: one byte), first's bit 7 set.
-            "85: ldi r30, lo8({see_value} + 2 * {pawn})",
-            "    ldi r31, hi8({see_value} + 2 * {pawn})",
-            "    lpm r20, Z+",
-            "    lpm r21, Z",
-            "    ldi r30, lo8({removed})",
-            "    ldi r31, hi8({removed})",
-            "    std Z+0, r1",
-            "    std Z+1, r1",
-            "    std Z+2, r1",
-            "    std Z+3, r1",
-            "    std Z+4, r1",
-            "    std Z+5, r1",
-            "    std Z+6, r1",
-            "    std Z+7, r1",
-            "    mov r22, r26",
-            "    swap r22",
-            "    andi r22, 7",
-            "    add r30, r22",
-            "    adc r31, r1",
-            "    ldi r22, 1",
-            "    sbrc r26, 1",
-            "    ldi r22, 4",
-            "    sbrc r26, 0",
-            "    lsl r22",
-            "    sbrc r26, 2",
-            "    swap r22",
-            "    ldi r23, 1",
-            "    sbrc r27, 1",
-            "    ldi r23, 4",
-            "    sbrc r27, 0",
-            "    lsl r23",
-            "    sbrc r27, 2",
-            "    swap r23",
-            "    or r22, r23",
-            "    st Z, r22",
-            "    ori r26, 0x80",
-            "    rjmp 70b",
-            "90: movw r24, r20",
-            "99:",
-            value = sym VALUE,
-            knight = const KNIGHT,
-            pawn = const PAWN,
-            la = sym least_attacker_avr,
-            swap_loop = sym swap_loop_avr,
-            see_value = sym SEE_VALUE,
-            removed = sym REMOVED,
-            gpior0 = const GPIOR0,
-            inout("r25r24") pos as *const Position as usize as u16 => r,
-            inout("r23r22") m => _,
-            out("r21") _,
-            out("r20") _,
-            out("r19") _,
-            out("r18") _,
-            out("r26") _,
-            out("r27") _,
-            out("r30") _,
-            out("r31") _,
-        );
-    }
-    r
-}
-
-/// [`swap_loop`] by hand, for [`see_avr`] (C ABI: the position in
-/// r25:r24, `t` in r22, `s` in r23, `gain0` in r21:r20, `gain1` in
-/// r19:r18). Eight registers saved (the compiled loop saved sixteen):
-/// the position's low byte in r14 (its high byte and `t` kept by
-/// [`least_attacker_avr`]), `lo` r11:r10, `hi` r13:r12, `prev` r17:r16,
-/// `d` r15.
-#[cfg(target_arch = "avr")]
-#[inline(never)]
-extern "C" fn swap_loop_avr(pos: &Position, t_s: u16, gain0: i16, gain1: i16) -> i16 {
-    let r: i16;
-    // SAFETY: reads the board and SEE_VALUE, writes [`REMOVED`] and
-    // GPIOR0..2; the registers saved are restored, the stack balanced.
-    unsafe {
-        core::arch::asm!(
-            "    push r10",
-            "    push r11",
-            "    push r12",
-            "    push r13",
-            "    push r14",
-            "    push r15",
-            "    push r16",
-            "    push r17",
-            "    mov r14, r24",
-            "    movw r12, r20",
-            "    movw r16, r18",
-            "    mov r10, r1",
-            "    ldi r26, 0x80",
-            "    mov r11, r26",
-            "    ldi r26, 1",
-            "    mov r15, r26",
-            // s (r23) has taken on t: its code, value (r19:r18), the side
-            // to recapture (r20: black against a white man), marked.
+            "    rjmp 7f",
             "1:  movw r30, r24",
             "    add r30, r23",
             "    adc r31, r1",
@@ -886,7 +801,7 @@ extern "C" fn swap_loop_avr(pos: &Position, t_s: u16, gain0: i16, gain1: i16) ->
             "    sbci r31, hi8(-({see_value}))",
             "    lpm r18, Z+",
             "    lpm r19, Z",
-            "    mov r30, r23",
+            "7:  mov r30, r23",
             "    swap r30",
             "    andi r30, 7",
             "    ldi r31, 0",
@@ -964,14 +879,84 @@ extern "C" fn swap_loop_avr(pos: &Position, t_s: u16, gain0: i16, gain1: i16) ->
             "    pop r12",
             "    pop r11",
             "    pop r10",
+            "    rjmp 99f",
+            // A promotion to the kind KNIGHT + bit 3 + 2 * bit 7: worth
+            // v (eval's VALUE) on `to`, gain0 + v - VALUE[PAWN] won.
+            "80: ldi r30, {knight}",
+            "    sbrc r22, 3",
+            "    subi r30, -1",
+            "    sbrc r22, 7",
+            "    subi r30, -2",
+            "    ldi r31, 0",
+            "    lsl r30",
+            "    subi r30, lo8(-({value}))",
+            "    sbci r31, hi8(-({value}))",
+            "    lpm r18, Z+",
+            "    lpm r19, Z",
+            "    add r20, r18",
+            "    adc r21, r19",
+            "    ldi r30, lo8({value} + 2 * {pawn})",
+            "    ldi r31, hi8({value} + 2 * {pawn})",
+            "    lpm r0, Z+",
+            "    sub r20, r0",
+            "    lpm r0, Z",
+            "    sbc r21, r0",
+            "    rjmp 70b",
+            // En passant: a pawn won, the map full (the capturer and the
+            // victim beside it: one byte), first's bit 7 set.
+            "85: ldi r30, lo8({see_value} + 2 * {pawn})",
+            "    ldi r31, hi8({see_value} + 2 * {pawn})",
+            "    lpm r20, Z+",
+            "    lpm r21, Z",
+            "    ldi r30, lo8({removed})",
+            "    ldi r31, hi8({removed})",
+            "    std Z+0, r1",
+            "    std Z+1, r1",
+            "    std Z+2, r1",
+            "    std Z+3, r1",
+            "    std Z+4, r1",
+            "    std Z+5, r1",
+            "    std Z+6, r1",
+            "    std Z+7, r1",
+            "    mov r22, r26",
+            "    swap r22",
+            "    andi r22, 7",
+            "    add r30, r22",
+            "    adc r31, r1",
+            "    ldi r22, 1",
+            "    sbrc r26, 1",
+            "    ldi r22, 4",
+            "    sbrc r26, 0",
+            "    lsl r22",
+            "    sbrc r26, 2",
+            "    swap r22",
+            "    ldi r23, 1",
+            "    sbrc r27, 1",
+            "    ldi r23, 4",
+            "    sbrc r27, 0",
+            "    lsl r23",
+            "    sbrc r27, 2",
+            "    swap r23",
+            "    or r22, r23",
+            "    st Z, r22",
+            "    ori r26, 0x80",
+            "    rjmp 70b",
+            "90: movw r24, r20",
+            "99:",
+            value = sym VALUE,
+            knight = const KNIGHT,
+            pawn = const PAWN,
             la = sym least_attacker_avr,
+            max_d = const MAX_SWAPS - 1,
             see_value = sym SEE_VALUE,
             removed = sym REMOVED,
-            max_d = const MAX_SWAPS - 1,
+            gpior0 = const GPIOR0,
             inout("r25r24") pos as *const Position as usize as u16 => r,
-            inout("r23r22") t_s => _,
-            inout("r21r20") gain0 => _,
-            inout("r19r18") gain1 => _,
+            inout("r23r22") m => _,
+            out("r21") _,
+            out("r20") _,
+            out("r19") _,
+            out("r18") _,
             out("r26") _,
             out("r27") _,
             out("r30") _,
@@ -981,7 +966,8 @@ extern "C" fn swap_loop_avr(pos: &Position, t_s: u16, gain0: i16, gain1: i16) ->
     r
 }
 
-/// [`swap_on`] past its first test (the AVR's by hand: [`swap_loop_avr`]).
+
+/// [`swap_on`] past its first test (the AVR's by hand, in [`see_avr`]).
 #[cfg(not(target_arch = "avr"))]
 #[inline(never)]
 fn swap_loop(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1: i16, s: Square) -> i16 {
