@@ -1080,23 +1080,15 @@ fn see_rust(pos: &Position, m: Move) -> i16 {
     let from = m.from();
     let to = m.to();
     let us = pos.side_to_move();
-    #[cfg(target_arch = "avr")]
-    let removed = unfilled_map();
-    #[cfg(not(target_arch = "avr"))]
     let removed = &mut [0u8; 8];
-    #[cfg(not(target_arch = "avr"))]
     mark(removed, from);
-    // `from` the one man in the map (the AVR's filled later), or the map
-    // filled here, with the en-passant victim too.
+    // `from` the one man in the map, or NO_SQUARE where the en-passant
+    // victim is in it too.
     let mut first = from;
     let mut on_square = SEE_VALUE.get(pos.code_on(from) as usize);
     let mut gain0 = if m.is(MoveKind::EnPassant) {
-        #[cfg(target_arch = "avr")]
-        fill_map(removed, from);
         mark(removed, (from & 0xF0) | (to & 0x0F));
-        // (The AVR's [`swap`] takes the side to recapture from `first`'s
-        // man, bit 7 saying the map is full.)
-        first = if cfg!(target_arch = "avr") { from | 0x80 } else { NO_SQUARE };
+        first = NO_SQUARE;
         SEE_VALUE.get(PAWN as usize)
     } else {
         SEE_VALUE.get(pos.code_on(to) as usize)
