@@ -5,6 +5,9 @@
 //! (depth, selective depth, nodes, main line) and the same best move. The hot paths of the
 //! AVR build may be written differently from the host's (inline assembly
 //! in place of the Rust scan): one node more or less anywhere shows here.
+//! The AVR's swap-off (`see`) is also checked alone, called directly in
+//! the emulator, on the moves the search never gives it (en passant,
+//! promotions).
 //!
 //! Needs the AVR build: `cargo xtask test` builds it and passes its path in
 //! `PRODIGY_ELF`.
@@ -164,4 +167,109 @@ fn the_avr_search_equals_the_host_search_node_for_node() {
     }
     // The bench's tree, so not a trivially small one.
     assert!(nodes > 20_000, "{nodes} nodes in all");
+}
+
+/// Positions rich in en-passant captures and promotions (captures on the
+/// promotion square among them), for [`the_avr_see_equals_the_host_see`].
+const SEE_FENS: [&str; 8] = [
+    "r3k2r/pPpp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    "1r1qk1nr/P1P2pPp/8/1pPpP3/8/8/pp1p1PpP/RN2K1R1 w - d6 0 1",
+    "r1n3r1/1P1P1P1P/7k/3pP3/2pP4/4K3/1p5p/R1N3R1 b - d3 0 1",
+    "2r1r3/1P1P2k1/8/4pPp1/1PpP4/8/1p1p2K1/2R1R3 w - e6 0 1",
+    "n1b1r1q1/PP1P1P1P/2k5/1pP5/5pP1/2K5/pp1p1p1p/N1B1R1Q1 b - g3 0 1",
+    "4k3/8/8/2PpP3/8/8/8/4K3 w - d6 0 1",
+    "4k3/8/8/8/3pPp2/8/8/4K3 b - e3 0 1",
+];
+
+/// The AVR's `see` (its hand-written `see_avr`, called directly in the
+/// emulator on the firmware's own position, set up by its `fen` command)
+/// gives the host's value for every legal move of positions along
+/// random games from [`SEE_FENS`]. The search never asks it about an
+/// en-passant capture or a promotion (captures come from the picker's
+/// scan as plain moves, those two have stages of their own), so the
+/// node-for-node test above cannot reach those paths of its assembly.
+#[test]
+#[ignore = "needs the firmware: run by cargo xtask test"]
+fn the_avr_see_equals_the_host_see() {
+    use firmware::chess::{MoveGen, MoveKind};
+    let path = std::env::var("PRODIGY_ELF")
+        .expect("PRODIGY_ELF is not set: this test runs the AVR firmware; run it with `cargo xtask test`");
+    let mut b = Board::from_elf_file(path.as_ref(), CLOCK_HZ).unwrap_or_else(|e| panic!("{e}"));
+    let find = |b: &Board, part: &str| {
+        let s: Vec<_> = b.avr.symbols().symbols.iter().filter(|s| s.name.contains(part)).collect();
+        assert_eq!(s.len(), 1, "one symbol {part}: {s:?}");
+        s[0].address
+    };
+    let see_pc = find(&b, "see7see_avr") / 2;
+    let position = find(&b, "CHESS_POSITION") as u16;
+    b.run_for(ms(2500));
+    usart(&mut b).host_take();
+    // Returning to word 0 (the reset vector) stops the call.
+    b.avr.add_breakpoint(0);
+    const GPIOR0: u16 = 0x3E;
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let (mut checked, mut en_passant, mut promotions, mut taking_promotions) = (0u32, 0u32, 0u32, 0u32);
+    for fen in SEE_FENS {
+        for _game in 0..8 {
+            let mut pos = Position::from_fen(fen.as_bytes()).unwrap_or_else(|e| panic!("{fen}: {e:?}"));
+            for _ply in 0..12 {
+                let mut buf = [0u8; firmware::chess::FEN_MAX_LEN];
+                let n = pos.write_fen(&mut buf).unwrap();
+                let text = String::from_utf8_lossy(&buf[..n]).into_owned();
+                assert_eq!(exchange(&mut b, &format!("fen {text}"), 1_000, |_| true), vec!["ok"], "{text}");
+                // The firmware's position as its `fen` command builds it:
+                // the swap-off's order among equal attackers follows the
+                // piece lists, which the moves made here may have ordered
+                // otherwise.
+                let fresh = Position::from_fen(text.as_bytes()).unwrap();
+                let mut moves = Vec::new();
+                let mut gen = MoveGen::new();
+                while let Some(m) = gen.next_legal(&pos) {
+                    moves.push(m);
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    // Between two instructions of the firmware, awake.
+                    while b.avr.is_sleeping() {
+                        b.step();
+                    }
+                    let (regs, sp, pc, sreg) = (b.avr.regs(), b.avr.sp(), b.avr.pc(), b.avr.sreg());
+                    let gpior0 = b.avr.read_data(GPIOR0).unwrap();
+                    // A call: the return address (0) pushed, interrupts off.
+                    b.avr.write_data(sp, 0);
+                    b.avr.write_data(sp - 1, 0);
+                    b.avr.set_sp(sp - 2);
+                    b.avr.set_sreg(sreg & 0x7F);
+                    b.avr.set_reg(24, position as u8);
+                    b.avr.set_reg(25, (position >> 8) as u8);
+                    b.avr.set_reg(22, m.0 as u8);
+                    b.avr.set_reg(23, (m.0 >> 8) as u8);
+                    b.avr.set_pc(see_pc);
+                    assert_eq!(b.run_for(ms(10)), Stop::Breakpoint(0), "{text} {}", coord(m));
+                    assert_eq!(b.avr.sp(), sp, "{text} {}: the stack", coord(m));
+                    let avr = b.avr.reg_pair(24) as i16;
+                    for (r, v) in regs.iter().enumerate() {
+                        b.avr.set_reg(r as u8, *v);
+                    }
+                    b.avr.set_sp(sp);
+                    b.avr.set_pc(pc);
+                    b.avr.set_sreg(sreg);
+                    b.avr.write_data(GPIOR0, gpior0);
+                    assert_eq!(avr, firmware::engine::see(&fresh, m), "{text} {}: AVR, host", coord(m));
+                    checked += 1;
+                    en_passant += m.is(MoveKind::EnPassant) as u32;
+                    promotions += m.is_promotion() as u32;
+                    taking_promotions += (m.is_promotion() && m.is_capture()) as u32;
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let m = moves[(seed >> 33) as usize % moves.len()];
+                pos.make_move(m);
+            }
+        }
+    }
+    eprintln!("{checked} moves, {en_passant} en passant, {promotions} promotions ({taking_promotions} taking)");
+    assert!(en_passant >= 40 && taking_promotions >= 1_000, "{checked} {en_passant} {promotions} {taking_promotions}");
 }
