@@ -1236,6 +1236,7 @@ extern "C" fn capture_see(pos: &Position, m: u16) -> i16 {
 /// promotions stage is then not entered). Out of line: inlined, the side
 /// to move was kept across [`Picker::next_stage`]'s loop (0.23% more
 /// cycles).
+#[cfg(not(target_arch = "avr"))]
 #[inline(never)]
 fn pawn_on_seventh(pos: &Position) -> bool {
     // (Unrolled: the loop's compare and branch cost 32 cycles a call,
@@ -1248,6 +1249,59 @@ fn pawn_on_seventh(pos: &Position) -> bool {
     };
     let any = files[0] | files[1] | files[2] | files[3] | files[4] | files[5] | files[6] | files[7];
     any & rank != 0
+}
+
+/// [`pawn_on_seventh`] by hand: the compiler's worked out the side's
+/// files and its rank bit in a branch each, 80 B; here one branch sets
+/// both: 58 B, 0.08% fewer cycles.
+#[cfg(target_arch = "avr")]
+#[inline(never)]
+fn pawn_on_seventh(pos: &Position) -> bool {
+    const SIDE: usize = Position::SIDE_OFFSET;
+    const FILES: usize = Position::PAWN_FILES_OFFSET - SIDE;
+    const { assert!(FILES + 15 < 64 && Color::White as u8 == 0 && Color::Black as u8 == 1) };
+    let any: u8;
+    // SAFETY: reads the side to move and its pawn files.
+    unsafe {
+        core::arch::asm!(
+            "    subi r30, {side_lo}",
+            "    sbci r31, {side_hi}",
+            "    ld r18, Z",
+            "    ldi r24, 0x40",
+            "    sbrs r18, 0",
+            "    rjmp 1f",
+            "    adiw r30, 8",
+            "    ldi r24, 0x02",
+            "1:  ldd r18, Z+{files}",
+            "    ldd r19, Z+{files}+1",
+            "    or r18, r19",
+            "    ldd r19, Z+{files}+2",
+            "    or r18, r19",
+            "    ldd r19, Z+{files}+3",
+            "    or r18, r19",
+            "    ldd r19, Z+{files}+4",
+            "    or r18, r19",
+            "    ldd r19, Z+{files}+5",
+            "    or r18, r19",
+            "    ldd r19, Z+{files}+6",
+            "    or r18, r19",
+            "    ldd r19, Z+{files}+7",
+            "    or r18, r19",
+            "    and r24, r18",
+            "    breq 2f",
+            "    ldi r24, 1",
+            "2:",
+            side_lo = const (0u16.wrapping_sub(SIDE as u16) & 0xFF),
+            side_hi = const (0u16.wrapping_sub(SIDE as u16) >> 8),
+            files = const FILES,
+            inout("Z") pos as *const Position => _,
+            out("r24") any,
+            out("r18") _, out("r19") _,
+            options(nostack, readonly),
+        );
+    }
+    // SAFETY: the block leaves 0 or 1.
+    unsafe { core::mem::transmute::<u8, bool>(any) }
 }
 
 // `is_late_move` tells a queen promotion by the low byte's 0x88 alone.
