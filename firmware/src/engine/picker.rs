@@ -657,11 +657,9 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "137: rjmp 29b",
             // A pawn in an officer's slot (rare): its two captures as
             // in the pawns' loop below (+15, +17 white's, -17, -15
-            // black's), no class.
+            // black's), no class; Y the board plus its square (from
+            // the dispatch).
             "110: ldi r18, 0",
-            "    movw r28, r24",
-            "    add r28, r19",
-            "    adc r29, r1",
             "    adiw r28, 15",
             "    sbrs r20, 1",
             "    sbiw r28, 32",
