@@ -1519,6 +1519,7 @@ impl Picker {
 
     /// The next pseudo-legal move and the stage it came from. `killers` are
     /// this ply's killers; `pos` must be unchanged between calls.
+    #[cfg(not(target_arch = "avr"))]
     pub fn next(&mut self, pos: &Position, killers: &[Move; 2]) -> Option<(Move, Stage)> {
         // The quiet and capture stages return three moves in four: served
         // here, with fewer registers to save (9: the killers and the stage
@@ -1541,6 +1542,70 @@ impl Picker {
             return self.next_of_captures(pos, killers);
         }
         self.next_stage(pos, killers)
+    }
+
+    /// [`Picker::next`]'s dispatch by hand: a jump to the function of the
+    /// stage, the arguments left where they came (the three have its
+    /// signature, and the one jumped to returns to its caller). The
+    /// quiet stage tested first, then the capture stages; the compiler's
+    /// range tests took 19 cycles to the quiet stage, 11 here. `bench
+    /// engine` 0.54% fewer cycles, 28 B smaller: the dispatch 207,000
+    /// cycles fewer, and the search's loops around its calls 1,134,000
+    /// (qsearch and search, the same nodes; their code around the call
+    /// compiled anew, no longer shaped by this body's).
+    #[cfg(target_arch = "avr")]
+    #[inline(never)]
+    pub fn next(&mut self, pos: &Position, killers: &[Move; 2]) -> Option<(Move, Stage)> {
+        // SAFETY: reads the picker's stage and slot, then jumps to a
+        // method of the same signature with the argument registers and
+        // the stack as this function received them (nothing pushed: the
+        // body is this block alone, never inlined).
+        let (a, b, c): (u8, u8, u8);
+        unsafe {
+            core::arch::asm!(
+                "    movw r30, r24",
+                "    ldd r18, Z+{stage}",
+                "    cpi r18, {quiets}",
+                "    brne 1f",
+                "    ldd r18, Z+{slot}",
+                "    andi r18, {not_evade}",
+                "    brne 3f",
+                "    rjmp {quiet}",
+                "1:  cpi r18, {winning}",
+                "    breq 2f",
+                "    cpi r18, {equal}",
+                "    breq 2f",
+                "    cpi r18, {losing}",
+                "    brne 3f",
+                "2:  rjmp {captures}",
+                "3:  rjmp {other}",
+                stage = const core::mem::offset_of!(Picker, stage),
+                slot = const core::mem::offset_of!(Picker, slot),
+                quiets = const Stage::Quiets as u8,
+                winning = const Stage::WinningCaptures as u8,
+                equal = const Stage::EqualCaptures as u8,
+                losing = const Stage::LosingCaptures as u8,
+                not_evade = const !EVADE,
+                quiet = sym Self::next_quiet,
+                captures = sym Self::next_of_captures,
+                other = sym Self::next_stage,
+                in("r25r24") self as *mut Picker,
+                inout("r22") pos as *const Position as usize as u8 => a,
+                inout("r23") (pos as *const Position as usize >> 8) as u8 => b,
+                in("r21r20") killers as *const [Move; 2],
+                lateout("r24") c,
+                out("r18") _,
+                out("Z") _,
+            );
+        }
+        // (Never reached: the function jumped to returns to the caller.
+        // The return registers as outputs make the compiler add nothing
+        // after the block but the `ret`; with `noreturn` it took every
+        // call for the end of its caller.)
+        const { assert!(core::mem::size_of::<Option<(Move, Stage)>>() == 3) };
+        // SAFETY: not reached (above); the bytes are those of the callee's
+        // answer, in the return registers' order.
+        unsafe { core::mem::transmute::<[u8; 3], Option<(Move, Stage)>>([a, b, c]) }
     }
 
     /// [`Picker::next`] in the quiet stage's single pass.
