@@ -2276,13 +2276,15 @@ impl Picker {
     #[inline(never)]
     fn next_capture(&mut self, pos: &Position, stage: Stage) -> Move {
         let m: u16;
-        let mode = (self.flags & CLASSES)
-            | pos.side_to_move() as u8
-            | match stage {
-                Stage::WinningCaptures => 2,
-                Stage::EqualCaptures => 4,
-                _ => 0,
-            };
+        // The stage's bits: the winning and equal stages' own values (2
+        // and 4), the losing stage's (12) above 7: one compare, not a
+        // test for each.
+        const {
+            assert!(Stage::WinningCaptures as u8 == 2 && Stage::EqualCaptures as u8 == 4);
+            assert!(Stage::LosingCaptures as u8 > 7);
+        };
+        let stage_bits = if (stage as u8) < 8 { stage as u8 } else { 0 };
+        let mode = (self.flags & CLASSES) | pos.side_to_move() as u8 | stage_bits;
         let mut pending = self.pending;
         let mut cursor = self.cursor;
         let mut me = self as *mut Picker;
