@@ -269,24 +269,26 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    push r28",
             "    push r29",
             // White: enemy codes from 7 (pawns take at +15, +17); black:
-            // from 1 (at -17, -15). X our list.
+            // from 1 (at -17, -15). X our list; r0 our officers' bound
+            // (read here from Z, the lists' start plus the side: not by
+            // the compiler before the block: 0.07% more cycles).
             "    movw r26, r24",
             "    subi r26, 0x80",
             "    sbci r27, 0xFF",
+            "    movw r30, r26",
             "    ldi r16, 7",
             "    sbrs r20, 0",
             "    rjmp 1f",
             "    adiw r26, 16",
+            "    adiw r30, 1",
             "    ldi r16, 1",
-            "1:  mov r20, r16",
+            "1:  ldd r0, Z+{oe}",
+            "    mov r20, r16",
             "    clr r22",
             "    clr r23",
             "    clr r7",
             "    ldi r16, 0x08",
             "    sts {queen}, r16",
-            // r0 the king's and the officers' slots (end); T clear for
-            // those, set for the pawns'.
-            "    mov r0, r21",
             // The king (slot 0, always listed): its eight neighbours
             // unrolled, Y walking them from k-17 row by row, the rows and
             // files off the board skipped (r21 the file), not eight
@@ -760,9 +762,10 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "99: pop r29",
             "    pop r28",
             queen = sym QUEEN_NOTE,
+            oe = const Position::OFFICER_END_OFFSET - 128,
             in("r25r24") pos as *const Position,
             inout("r20") us as u8 => _,
-            inout("r21") pos.officer_end(us) => _,
+            out("r21") _,
             out("r23r22") v,
             out("r7") classes,
             out("r16") _, out("r17") _, out("r18") _, out("r19") _,
