@@ -2418,7 +2418,8 @@ impl Picker {
     /// 28 B smaller. The rooks' window from its start unrolled, each line's
     /// step an immediate and its edge told by the step's flags (as in
     /// [`attacked_victims`]; a window resumed goes on in the loop): 0.17%
-    /// fewer cycles for 110 B.
+    /// fewer cycles for 110 B; the bishops' the same way: 0.17% fewer for
+    /// 120 B.
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     fn next_capture(&mut self, pos: &Position, stage: Stage) -> Move {
@@ -2755,7 +2756,9 @@ impl Picker {
                 "30: sbrs r15, 4",
                 "    rjmp 38f",
                 "    ldi r17, 3",
-                "    rjmp 34f",
+                "    cpi r20, 10",
+                "    brne 34f",
+                "    rjmp 200f",
                 "97: rjmp 90b",
                 "38: ldi r20, 14",
                 "    cp r20, r16",
@@ -2889,6 +2892,67 @@ impl Picker {
                 "    brsh 41f",
                 "    rjmp 50b",
                 "41: rjmp 90b",
+                // Bishops: their four lines unrolled as the rooks' (RAYS[0..4]:
+                // -17, -15, +15, +17), the eastward ones' edge by H from
+                // the square plus 8 (taken off on a hit).
+                "200: sbrc r15, 0",
+                "    subi r17, 0xFA",
+                "    movw r26, r24",
+                "    add r26, r19",
+                "    adc r27, r1",
+                "    ldi r20, 11",
+                "    mov r18, r19",
+                "    movw r30, r26",
+                "201: subi r18, 0x11",
+                "    brhs 202f",
+                "    brmi 202f",
+                "    sbiw r30, 17",
+                "    ld r21, Z",
+                "    andi r21, 0x0F",
+                "    breq 201b",
+                "    cp r21, r17",
+                "    breq 209f",
+                "202: ldi r20, 12",
+                "    mov r18, r19",
+                "    subi r18, 0xF8",
+                "    movw r30, r26",
+                "203: subi r18, 0x0F",
+                "    brhc 204f",
+                "    brmi 204f",
+                "    sbiw r30, 15",
+                "    ld r21, Z",
+                "    andi r21, 0x0F",
+                "    breq 203b",
+                "    cp r21, r17",
+                "    breq 208f",
+                "204: ldi r20, 13",
+                "    mov r18, r19",
+                "    movw r30, r26",
+                "205: subi r18, 0xF1",
+                "    brhs 206f",
+                "    brmi 206f",
+                "    adiw r30, 15",
+                "    ld r21, Z",
+                "    andi r21, 0x0F",
+                "    breq 205b",
+                "    cp r21, r17",
+                "    breq 209f",
+                "206: ldi r20, 14",
+                "    mov r18, r19",
+                "    subi r18, 0xF8",
+                "    movw r30, r26",
+                "207: subi r18, 0xEF",
+                "    brhc 210f",
+                "    brmi 210f",
+                "    adiw r30, 17",
+                "    ld r21, Z",
+                "    andi r21, 0x0F",
+                "    breq 207b",
+                "    cp r21, r17",
+                "    brne 210f",
+                "208: subi r18, 8",
+                "209: rjmp 50b",
+                "210: rjmp 38b",
                 // Queens: usually one, found in the piece list once a call
                 // (`Picker::slot`, read here: QUEEN_UNSEEN until then; then
                 // the queen's square, 0x08 for none, 0xFF for several; kept
