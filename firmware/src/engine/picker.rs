@@ -818,7 +818,7 @@ fn checking_or_touching(pos: &Position) -> u16 {
 /// the knights' bytes at fixed offsets from Z, not a loop over RAYS and
 /// JUMPS with a 0x88 test a step: 432 -> 267 cycles a call (0.24% fewer
 /// cycles, 244 B more). A line's first man tested in 42 by a call (in
-/// line: some 48 cycles fewer a call, 64 B more).
+/// line, 64 B more: the image had no room left to measure it).
 #[cfg(target_arch = "avr")]
 #[inline(never)]
 fn checking_or_touching(pos: &Position) -> u16 {
