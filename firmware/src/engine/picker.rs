@@ -2419,7 +2419,9 @@ impl Picker {
     /// step an immediate and its edge told by the step's flags (as in
     /// [`attacked_victims`]; a window resumed goes on in the loop): 0.17%
     /// fewer cycles for 110 B; the bishops' the same way: 0.17% fewer for
-    /// 120 B.
+    /// 120 B. The mode, pending victims and cursor read by the block from
+    /// the arguments (the compiler's prologue moved them about): 0.05%
+    /// fewer cycles, 4 B smaller.
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     fn next_capture(&mut self, pos: &Position, stage: Stage) -> Move {
@@ -2431,11 +2433,13 @@ impl Picker {
             assert!(Stage::WinningCaptures as u8 == 2 && Stage::EqualCaptures as u8 == 4);
             assert!(Stage::LosingCaptures as u8 > 7);
         };
-        let stage_bits = if (stage as u8) < 8 { stage as u8 } else { 0 };
-        let mode = (self.flags & CLASSES) | pos.side_to_move() as u8 | stage_bits;
-        let mut pending = self.pending;
-        let mut cursor = self.cursor;
-        let mut me = self as *mut Picker;
+        // (The mode, the pending victims and the cursor read by the block
+        // itself from the arguments' registers, not by the compiler before
+        // it, which moved them about.)
+        const { assert!(CLASSES & 7 == 0 && Position::SIDE_OFFSET < 256) };
+        let pending: u16;
+        let cursor: u8;
+        let me: *mut Picker;
         // Registers: r23:r22 the pending victims, r20 the cursor (stepped
         // by the scans themselves), r15 the mode (bit 0 black to move, bit
         // 1 the winning stage, bit 2 the equal one, bits 3..7 the attacker
@@ -2448,6 +2452,23 @@ impl Picker {
         // registers it may clobber are all outputs or saved around it.
         unsafe {
             core::arch::asm!(
+                "    movw r10, r24",
+                "    movw r30, r24",
+                "    movw r24, r22",
+                "    ldd r16, Z+{flags}",
+                "    andi r16, {classes}",
+                "    cpi r20, 8",
+                "    brsh 250f",
+                "    or r16, r20",
+                "250: movw r26, r24",
+                "    subi r26, {side_lo}",
+                "    sbci r27, {side_hi}",
+                "    ld r17, X",
+                "    or r16, r17",
+                "    mov r15, r16",
+                "    ldd r22, Z+{pending}",
+                "    ldd r23, Z+{pending}+1",
+                "    ldd r20, Z+{cursor}",
                 // The lowest pending victim (slot 0, the king, is never set):
                 // its bit isolated, the slot from the bit's position.
                 "60: mov r21, r22",
@@ -3189,8 +3210,7 @@ impl Picker {
                 "    sbrc r15, 1",
                 "    rcall 89b",
                 // The move: from, to and the capture flag (none: 0).
-                "99: mov r24, r18",
-                "    mov r25, r19",
+                "99: movw r24, r18",
                 "    ori r25, 0x80",
                 "98:",
                 rays = sym super::eval::RAYS,
@@ -3209,11 +3229,17 @@ impl Picker {
                 // (The picker's address in and out again: the fields are
                 // stored through it after the block, and the compiler
                 // keeps no second copy in two more saved registers.)
-                inout("r11r10") me => me,
-                inout("r25r24") pos as *const Position => m,
-                inout("r23r22") pending,
-                inout("r20") cursor,
-                in("r15") mode,
+                flags = const core::mem::offset_of!(Picker, flags),
+                classes = const CLASSES,
+                side_lo = const (0u16.wrapping_sub(Position::SIDE_OFFSET as u16) & 0xFF),
+                side_hi = const (0u16.wrapping_sub(Position::SIDE_OFFSET as u16) >> 8),
+                pending = const core::mem::offset_of!(Picker, pending),
+                cursor = const core::mem::offset_of!(Picker, cursor),
+                out("r11r10") me,
+                inout("r25r24") self as *mut Picker => m,
+                inout("r23r22") pos as *const Position => pending,
+                inout("r20") stage as u8 => cursor,
+                out("r15") _,
                 out("r19") _,
                 out("r18") _,
                 out("r21") _,
