@@ -2420,8 +2420,8 @@ impl Picker {
     /// [`attacked_victims`]; a window resumed goes on in the loop): 0.17%
     /// fewer cycles for 110 B; the bishops' the same way: 0.17% fewer for
     /// 120 B. The mode, pending victims and cursor read by the block from
-    /// the arguments (the compiler's prologue moved them about): 0.05%
-    /// fewer cycles, 4 B smaller.
+    /// the arguments (the compiler's prologue moved them about), the move
+    /// made by one movw: 0.07% fewer cycles, 8 B smaller.
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     fn next_capture(&mut self, pos: &Position, stage: Stage) -> Move {
