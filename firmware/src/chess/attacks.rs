@@ -353,10 +353,8 @@ impl Position {
                 "    lpm r21, Z",
                 "    mov r26, r23",
                 "13: add r26, r21",
-                "    mov r27, r26",
-                "    andi r27, 0x7F",
                 "    movw r30, r24",
-                "    add r30, r27",
+                "    add r30, r26",
                 "    adc r31, r1",
                 "    ld r27, Z",
                 "    tst r27",
@@ -527,10 +525,8 @@ impl Position {
                 "13: add r26, r21",
                 "    cp r26, r22",
                 "    breq 13b",
-                "    mov r20, r26",
-                "    andi r20, 0x7F",
                 "    movw r30, r24",
-                "    add r30, r20",
+                "    add r30, r26",
                 "    adc r31, r1",
                 "    ld r20, Z",
                 "    tst r20",
@@ -796,7 +792,10 @@ impl Position {
     /// board and REACH.
     /// (C ABI: the assembly king_safe_after calls it. The answer a byte,
     /// 0 or 1: a `bool` returned cost two `andi` a call, r24 and r25
-    /// extended.)
+    /// extended.) Its squares are on the board, so the board read
+    /// straight from them, no `& 0x7F`: `bench engine` 0.04% fewer
+    /// cycles, 8 B less (the scans of `in_check_after` and
+    /// `gives_check` too: 0.01%, 8 B).
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     pub(super) extern "C" fn attacked_after(
@@ -934,11 +933,9 @@ impl Position {
                 "    breq 79b",
                 "    cp r23, r16",
                 "    breq 79b",
-                "    mov r30, r23",
-                "    andi r30, 0x7F",
-                "    clr r31",
-                "    add r30, r24",
-                "    adc r31, r25",
+                "    movw r30, r24",
+                "    add r30, r23",
+                "    adc r31, r1",
                 "    ld r30, Z",
                 "    andi r30, 0x0F",
                 "    ldi r31, 0",
@@ -968,11 +965,9 @@ impl Position {
                 "    breq 71b",
                 "    cp r23, r16",
                 "    breq 71b",
-                "    mov r30, r23",
-                "    andi r30, 0x7F",
-                "    clr r31",
-                "    add r30, r24",
-                "    adc r31, r25",
+                "    movw r30, r24",
+                "    add r30, r23",
+                "    adc r31, r1",
                 "    ld r30, Z",
                 "    tst r30",
                 "    breq 71b",
