@@ -381,11 +381,13 @@ impl Position {
                 "    mov r22, r18",
                 "    ldi r18, 0x80",
                 "    call {uncovers_along}",
-                "    sbrs r19, 0",
-                "    rjmp 80f",
+                "    sbrc r19, 0",
+                "    rjmp 91f",
+                "    clr r24",
+                "    ret",
                 // (The slider's entry towards the king: the king's
                 // towards `from`, the direction reversed, index ^ 3.)
-                "    ldi r20, 0x30",
+                "91: ldi r20, 0x30",
                 "    eor r20, r23",
                 // In check: the GEOMETRY entry of the checker towards
                 // the king (r20: of `to`, or of the slider uncovered)
@@ -396,11 +398,10 @@ impl Position {
                 "    sbci r31, {chk_nhi}",
                 "    st Z, r20",
                 "    ldi r24, 1",
-                "    rjmp 99f",
+                "    ret",
                 "2:  sbrc r23, 3",
                 "    rjmp 1b",
-                "    call {in_check}",
-                "    rjmp 99f",
+                "    jmp {in_check}",
                 "80: clr r24",
                 "99:",
                 side_l = const SIDE - 128,
@@ -551,9 +552,9 @@ impl Position {
                 "    mov r18, r23",
                 "    call {uncovers_along}",
                 "    mov r24, r19",
-                "    rjmp 99f",
+                "    ret",
                 "80: clr r24",
-                "    rjmp 99f",
+                "    ret",
                 "90: ldi r24, 1",
                 "99:",
                 side_l = const SIDE - 128,
@@ -893,7 +894,7 @@ impl Position {
                 "    cpi r21, 3",
                 "    brsh 64f",
                 "90: ldi r24, 1",
-                "    rjmp 99f",
+                "    ret",
                 // Slots 1 up to the officer bound (r0 counts them); r21:r20
                 // the address of the GEOMETRY entry of `sq` less square 0,
                 // so a man's entry is one subtraction away.
