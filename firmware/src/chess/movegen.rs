@@ -469,7 +469,7 @@ impl MoveGen {
                 "    brne 1f",
                 "    mov r20, r22",
                 "1:  rjmp 20f",
-                "87: rjmp 86f",
+                "87: rjmp 88f",
                 // An officer's directions are over; the next man
                 // (next_piece), falling into 10. (Placed by the stage's
                 // end, with the resumption at 17 there, two jumps more:
@@ -480,10 +480,13 @@ impl MoveGen {
                 "    ldi r20, 0xFF",
                 "    sbrc r21, 1",
                 "    rjmp 85f",
-                "    inc r18",
-                "    mov r23, r18",
-                "    andi r23, 0x0F",
-                "    breq 87b",
+                // (The list's end: the slot's low nibble wraps, no
+                // borrow from bit 3 when adding 1 by subtracting 0xFF:
+                // H clear. Two cycles less than its nibble masked and
+                // tested, here and at 79: `bench engine` 0.09% fewer
+                // cycles, 4 B less.)
+                "    subi r18, 0xFF",
+                "    brhc 87b",
                 // The man in the slot (r18 its entry's offset in the
                 // position, 0x80 + 16 * side + slot, till the way out).
                 "10: movw r30, r24",
@@ -980,10 +983,8 @@ impl MoveGen {
                 // `bench engine`, 44 B less.)
                 "    sbrc r21, 1",
                 "    rjmp 81b",
-                "79: inc r18",
-                "    mov r23, r18",
-                "    andi r23, 0x0F",
-                "    breq 86f",
+                "79: subi r18, 0xFF",
+                "    brhc 88f",
                 "    movw r30, r24",
                 "    add r30, r18",
                 "    adc r31, r1",
@@ -1041,6 +1042,8 @@ impl MoveGen {
                 "59: andi r21, 0xEF",
                 "    rjmp 76b",
                 // The slots are over (80 above).
+                "88: ldi r18, 16",
+                "    rjmp 96f",
                 "85: mov r23, r18",
                 "    andi r23, 0x0F",
                 "86: ldi r18, 16",
