@@ -321,8 +321,10 @@ impl Position {
                 "    clr r1",
                 "    subi r26, {ring_nlo}",
                 "    sbci r27, {ring_nhi}",
-                // The hash (in r16, r17, r18, r19) into the ring, and
-                // with the side key into the position.
+                // The hash (in r16, r17, r18, r19) into the ring. (The
+                // side key goes in with the men's keys at 51, the
+                // position's hash read and written once: `bench engine`
+                // 0.11% fewer cycles, 8 B less.)
                 "    movw r30, r24",
                 "    subi r30, {side_nlo}",
                 "    sbci r31, {side_nhi}",
@@ -334,18 +336,6 @@ impl Position {
                 "    st X+, r17",
                 "    st X+, r18",
                 "    st X+, r19",
-                "    ldi r26, {sk0}",
-                "    eor r26, r16",
-                "    std Z+{h0}, r26",
-                "    ldi r26, {sk1}",
-                "    eor r26, r17",
-                "    std Z+{h1}, r26",
-                "    ldi r26, {sk2}",
-                "    eor r26, r18",
-                "    std Z+{h2}, r26",
-                "    ldi r26, {sk3}",
-                "    eor r26, r19",
-                "    std Z+{h3}, r26",
                 // The undo record's hash and its ep.
                 "    movw r30, r20",
                 "    std Z+{u_h0}, r16",
@@ -554,17 +544,26 @@ impl Position {
                 "    eor r23, r0",
                 "    pop r0",
                 "    eor r22, r0",
+                // With the side key, into the position's hash.
                 "51: subi r26, {hash_nlo}",
                 "    sbci r27, {hash_nhi}",
+                "    ldi r18, {sk0}",
+                "    eor r22, r18",
                 "    ld r0, X",
                 "    eor r0, r22",
                 "    st X+, r0",
+                "    ldi r18, {sk1}",
+                "    eor r23, r18",
                 "    ld r0, X",
                 "    eor r0, r23",
                 "    st X+, r0",
+                "    ldi r18, {sk2}",
+                "    eor r24, r18",
                 "    ld r0, X",
                 "    eor r0, r24",
                 "    st X+, r0",
+                "    ldi r18, {sk3}",
+                "    eor r25, r18",
                 "    ld r0, X",
                 "    eor r0, r25",
                 "    st X, r0",
