@@ -1515,6 +1515,9 @@ impl Position {
 
     /// The generator's own answer: is `m` among the moves of the man in
     /// piece-list `slot` (castling: of the castling generator, for the king)?
+    /// (Out of line: its loop's registers, saved, weigh on no officer's
+    /// test: `bench engine` 0.063% fewer cycles, 8 B less.)
+    #[inline(never)]
     fn generates(&self, m: Move, slot: u8) -> bool {
         let mut gen = if m.is(MoveKind::Castle) {
             if slot != 0 {
