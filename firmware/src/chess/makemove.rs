@@ -1060,8 +1060,11 @@ impl Position {
                 "    pop r22",
                 // A pawn moved: back from `to` to `from`; a promotion
                 // lowers the officers' bound instead of leaving `to`.
-                "40: brtc 99f",
-                "    ldi r20, 1",
+                // (No pawn: out here, not by a branch to the `ret`:
+                // `bench engine` 0.01% fewer cycles, 2 B.)
+                "40: brts 43f",
+                "    ret",
+                "43: ldi r20, 1",
                 "    eor r20, r0",
                 "    sbrc r21, 3",
                 "    rjmp 41b",
