@@ -203,25 +203,24 @@ impl Position {
                 "    brne 90f",
                 "    tst r18",
                 "    breq 16f",
-                // (sq + 0x10) & 0x67 is 0, 4 or 7 on a1, e1, h1, a8, e8, h8
-                // only (the move's flag bits 3 and 7 fall outside the
-                // mask). A move touching one pushes the castling rights
-                // before it, any other 0 (no change to look for).
+                // (sq + 0x10) & 0x63 is 0 or 3 on a1, d1, e1, h1, a8,
+                // d8, e8, h8 only (the move's flag bits 3 and 7 fall
+                // outside the mask). A move touching one pushes the
+                // castling rights before it, any other 0 (no change to
+                // look for). (The d-file, which holds no right, taken
+                // along for one test a square fewer than & 0x67 against
+                // 0, 4 and 7: `bench engine` 0.003% fewer cycles, 8 B less.)
                 "    mov r18, r22",
                 "    subi r18, 0xF0",
-                "    andi r18, 0x67",
+                "    andi r18, 0x63",
                 "    breq 15f",
-                "    cpi r18, 4",
-                "    breq 15f",
-                "    cpi r18, 7",
+                "    cpi r18, 3",
                 "    breq 15f",
                 "    mov r18, r23",
                 "    subi r18, 0xF0",
-                "    andi r18, 0x67",
+                "    andi r18, 0x63",
                 "    breq 15f",
-                "    cpi r18, 4",
-                "    breq 15f",
-                "    cpi r18, 7",
+                "    cpi r18, 3",
                 "    breq 15f",
                 "    push r1",
                 "    rjmp 20f",
