@@ -28,6 +28,14 @@ const NEXT_DIAGONAL: u8 = 8;
 pub(crate) const LINE: u8 = DIAGONAL | STRAIGHT;
 
 crate::progmem! {
+    /// Zeros just below [`REACH`] and [`GEOMETRY`] (placed in definition
+    /// order: one codegen unit): the AVR's `attacked_after` reads an empty
+    /// slot's (0xFF's) entry of `sq` at GEOMETRY + `sq` - 0x88, 0x78 bytes
+    /// below REACH for every square, a 0 that passes the man over, so the
+    /// slot needs no test of its own (`bench engine` 0.098% fewer cycles,
+    /// 116 B more).
+    #[cfg(target_arch = "avr")]
+    static GEOMETRY_PAD: [u8; 0x78] = [0; 0x78];
     /// By piece code: the [`geometry`] bits from which that man can attack
     /// (a superset: blockers are not looked at). Kings never give check.
     pub(crate) static REACH: [u8; 16] = {
@@ -922,11 +930,11 @@ impl Position {
                 "79: dec r0",
                 "    breq 80f",
                 "70: ld r23, X+",
-                "    cpi r23, 0xFF",
-                "    breq 79b",
                 // reach(): the geometry entry (in r19; 0 for no line and
-                // no jump: skip the board and REACH reads, and the tests
-                // of `filled` and `vacated2`) masked by the man's reach.
+                // no jump, and for an empty slot, 0xFF, in the pad below:
+                // skip the board and REACH reads, and the tests of
+                // `filled` and `vacated2`) masked by the man's reach.
+                "    ; (an empty slot's entry in {pad})",
                 "    movw r30, r20",
                 "    sub r30, r23",
                 "    sbc r31, r1",
@@ -985,6 +993,7 @@ impl Position {
                 lj = const LINE | JUMP,
                 jump = const JUMP,
                 geometry = sym GEOMETRY,
+                pad = sym GEOMETRY_PAD,
                 reach = sym REACH,
                 directions = sym DIRECTIONS,
                 inout("r25r24") self as *const Position => r,
