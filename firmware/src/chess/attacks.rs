@@ -932,18 +932,14 @@ impl Position {
                 "70: ld r23, X+",
                 // reach(): the geometry entry (in r19; 0 for no line and
                 // no jump, and for an empty slot, 0xFF, in the pad below:
-                // skip the board and REACH reads, and the tests of
-                // `filled` and `vacated2`) masked by the man's reach.
+                // skip the board and REACH reads) masked by the man's
+                // reach.
                 "    ; (an empty slot's entry in {pad})",
                 "    movw r30, r20",
                 "    sub r30, r23",
                 "    sbc r31, r1",
                 "    lpm r19, Z",
                 "    tst r19",
-                "    breq 79b",
-                "    cp r23, r14",
-                "    breq 79b",
-                "    cp r23, r16",
                 "    breq 79b",
                 "    movw r30, r24",
                 "    add r30, r23",
@@ -956,6 +952,13 @@ impl Position {
                 "    lpm r31, Z",
                 "    and r31, r19",
                 "    andi r31, {lj}",
+                "    breq 79b",
+                // The man taken on `filled` passed over. (Tested after
+                // his reach: most men fail it first. `vacated2` is never
+                // tested here: it holds a pawn, whose reach is no line or
+                // jump, if ever in these slots. `bench engine` 0.01% fewer
+                // cycles, 4 B less.)
+                "    cp r23, r14",
                 "    breq 79b",
                 "    cpi r31, {jump}",
                 "    breq 90b",
