@@ -952,15 +952,16 @@ impl Position {
                 "    eor r18, r0",
                 "    st X+, r18",
                 // ep and the in-check note (see EP_KEPT).
+                // (EP_KEPT's case at 50, off the way: `bench engine`
+                // 0.041% fewer cycles, 4 B more than both chosen by skips.)
                 "    ldd r19, Z+{u_cslot}",
-                "    ldi r18, 0xFF",
                 "    sbrc r19, 5",
+                "    rjmp 50f",
+                "    ldi r18, 0xFF",
+                "    st X+, r18",
                 "    ldd r18, Z+{u_ep}",
                 "    st X+, r18",
-                "    clr r18",
-                "    sbrs r19, 5",
-                "    ldd r18, Z+{u_ep}",
-                "    st X+, r18",
+                "51:",
                 // (Made unhashed: nothing more to restore.)
                 "    sbrc r19, 6",
                 "    rjmp 23f",
@@ -1080,6 +1081,10 @@ impl Position {
                 "    brne 42f",
                 "    st X, r18",
                 "42: rjmp 99f",
+                "50: ldd r18, Z+{u_ep}",
+                "    st X+, r18",
+                "    st X+, r1",
+                "    rjmp 51b",
                 // T: the mover is a pawn (code 1 or 7).
                 "30: clt",
                 "    ldd r18, Z+{u_moved}",
