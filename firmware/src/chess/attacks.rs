@@ -921,6 +921,9 @@ impl Position {
                 "    add r20, r22",
                 "    adc r21, r1",
                 // (The next slot up here: the loop's branches reach it.)
+                // (Two slots a round, each with its own copy of the tests
+                // below, the count tested once a round: `bench engine`
+                // 0.035% fewer cycles, 104 B more.)
                 // (The list's end by one branch, the loop going on
                 // without one: `bench engine` 0.04% fewer cycles than a
                 // branch over a jump, no flash.)
