@@ -819,7 +819,7 @@ impl Position {
     ) -> u8 {
         use core::mem::offset_of;
         const OE: usize = offset_of!(Position, officer_end);
-        const _: () = assert!(offset_of!(Position, lists) == 128);
+        const _: () = assert!(offset_of!(Position, lists) == 128 && OE >= 0x81 && OE - 0x81 < 64);
         let r: u16;
         // Registers: r25:r24 the position (r24 at the end the answer);
         // r22 `sq`, r20 `by` (then a temporary), r18 `vacated1`, r16
@@ -907,15 +907,16 @@ impl Position {
                 // Slots 1 up to the officer bound (r0 counts them); r21:r20
                 // the address of the GEOMETRY entry of `sq` less square 0,
                 // so a man's entry is one subtraction away.
-                "64: movw r30, r24",
-                "    subi r30, {oe_nlo}",
-                "    sbci r31, {oe_nhi}",
+                // (The bound's address from X, just past the king's
+                // slot: Black's 15 bytes nearer. `bench engine` 0.019%
+                // fewer cycles, 4 B less than from the position's.)
+                "64: movw r30, r26",
                 "    sbrc r20, 0",
-                "    adiw r30, 1",
+                "    sbiw r30, 15",
+                "    ldd r0, Z+{oe_x}",
                 // (The bound, at least 1 (slot 0 the king), counted down
                 // from at 79 as ever: `bench engine` 0.041% fewer cycles, 12 B
                 // less than a first slot's test of its own.)
-                "    ld r0, Z",
                 "    ldi r20, lo8({geometry}+0x77)",
                 "    ldi r21, hi8({geometry}+0x77)",
                 "    add r20, r22",
@@ -996,8 +997,7 @@ impl Position {
                 "99:",
                 wpawn = const PAWN,
                 bpawn = const PAWN + BLACK_OFFSET,
-                oe_nlo = const (OE as u16).wrapping_neg() as u8,
-                oe_nhi = const ((OE as u16).wrapping_neg() >> 8) as u8,
+                oe_x = const OE - 0x81,
                 lj = const LINE | JUMP,
                 jump = const JUMP,
                 geometry = sym GEOMETRY,
