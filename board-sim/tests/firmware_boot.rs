@@ -84,3 +84,24 @@ fn the_searched_position_lies_clear_of_the_io_space() {
         "CHESS_POSITION at {addr:#06x}: the picker's reads before its board would reach the I/O space"
     );
 }
+
+/// The assembly's table layouts that the linker, not the type system,
+/// decides: `attacked_after` (`chess/attacks.rs`) reads an empty slot's
+/// GEOMETRY entry 0x88 bytes below GEOMETRY, in `GEOMETRY_PAD` (zeros)
+/// with REACH between them, by definition order; `least_attacker_avr`
+/// (`engine/see.rs`) indexes `GEOMETRY_PAGE` by its low byte alone.
+#[test]
+#[ignore = "needs the firmware: run by cargo xtask test"]
+fn the_geometry_tables_lie_where_the_assembly_reads_them() {
+    let board = firmware();
+    // Demangled (`...::NAME`) or v0-mangled (`...<len>NAME`).
+    let at = |name: &str| {
+        let (plain, mangled) = (format!("::{name}"), format!("{}{name}", name.len()));
+        let sym = board.program.symbols.symbols.iter().find(|s| s.name.ends_with(&plain) || s.name.ends_with(&mangled));
+        sym.unwrap_or_else(|| panic!("the firmware defines {name}")).address & 0xFFFF
+    };
+    let (pad, reach, geometry) = (at("GEOMETRY_PAD"), at("REACH"), at("GEOMETRY"));
+    assert_eq!(geometry.wrapping_sub(pad), 0x88, "GEOMETRY_PAD at {pad:#06x}, GEOMETRY at {geometry:#06x}");
+    assert!(pad < reach && reach + 16 <= geometry, "REACH at {reach:#06x} not between the pad and GEOMETRY");
+    assert_eq!(at("GEOMETRY_PAGE") % 256, 0, "GEOMETRY_PAGE is not page-aligned");
+}
