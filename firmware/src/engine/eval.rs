@@ -853,8 +853,11 @@ impl Engine {
     /// per field), the margins as constants. The lazy exit returns from
     /// inside the block (the function has no frame: checked in the image;
     /// a flag for the compiler to test cost 4 cycles on each path), the
-    /// rest falls through to the compiler's tail jump, with the engine and
-    /// the position still in r25:r24 and r23:r22.
+    /// rest falls through to the compiler's tail jump, with the engine,
+    /// the position and the bounds still where the ABI brought them: the
+    /// scan's window is worked out from the bounds in registers by
+    /// [`full_scan`] (it was stored in the engine here and read back there:
+    /// 19 cycles of each evaluation that goes on).
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     pub(crate) fn evaluate(&mut self, pos: &Position, alpha: i16, beta: i16) -> i16 {
@@ -864,14 +867,14 @@ impl Engine {
         const NPM: usize = offset_of!(Engine, npm);
         // The score and the material counts from their lowest address.
         const LOW: usize = if PSQ < NPM { PSQ } else { NPM };
-        const WIN: usize = offset_of!(Engine, scan_window);
-        const { assert!(PHASE < 64 && PSQ + 1 - LOW < 64 && NPM + 1 - LOW < 64 && LAZY_MARGIN > 0 && WIN > LOW && WIN + 3 - LOW < 64) };
+        const { assert!(PHASE < 64 && PSQ + 1 - LOW < 64 && NPM + 1 - LOW < 64 && LAZY_MARGIN > 0) };
         const { assert!(-super::INFINITE - SCAN_MARGIN > i16::MIN && super::INFINITE + SCAN_MARGIN < i16::MAX) };
+        let lo: i16;
+        let hi: i16;
         // Registers: Z the engine's fields, then the position's side;
         // r27:r26 the score (negated for black), r31:r30 a bound.
         // SAFETY: reads the engine's phase, score and material counts and
-        // the position's side at their offsets; writes only the engine's
-        // `scan_window` (four bytes at its offset). The `ret`
+        // the position's side at their offsets. The `ret`
         // leaves a function without frame or saved registers (the
         // operands are where the ABI brings them).
         unsafe {
@@ -913,31 +916,13 @@ impl Engine {
                 "    brlt 7f",
                 "8:  movw r24, r26",
                 "    ret",
-                // The scan's window: alpha - SCAN_MARGIN, beta + SCAN_MARGIN
-                // where the lazy exit may be taken, none where not.
-                "7:  movw r30, r24",
-                "    subi r30, lo8(-({low}))",
-                "    sbci r31, hi8(-({low}))",
-                "    movw r26, r20",
-                "    subi r26, lo8({scan_margin})",
-                "    sbci r27, hi8({scan_margin})",
-                "    std Z+{win}, r26",
-                "    std Z+{win}+1, r27",
-                "    movw r26, r18",
-                "    subi r26, lo8(-({scan_margin}))",
-                "    sbci r27, hi8(-({scan_margin}))",
-                "    rjmp 6f",
-                "9:  movw r30, r24",
-                "    subi r30, lo8(-({low}))",
-                "    sbci r31, hi8(-({low}))",
-                "    ldi r26, 0",
-                "    ldi r27, 0x80",
-                "    std Z+{win}, r26",
-                "    std Z+{win}+1, r27",
-                "    ldi r26, 0xFF",
-                "    ldi r27, 0x7F",
-                "6:  std Z+{win}+2, r26",
-                "    std Z+{win}+3, r27",
+                // Where the lazy exit may not be taken, bounds whose scan
+                // window (`full_scan`) holds every score.
+                "9:  ldi r20, lo8({no_alpha})",
+                "    ldi r21, hi8({no_alpha})",
+                "    ldi r18, lo8({no_beta})",
+                "    ldi r19, hi8({no_beta})",
+                "7:",
                 phase = const PHASE,
                 pawn_ending = const Phase::PawnEnding as u8,
                 low = const LOW,
@@ -945,19 +930,19 @@ impl Engine {
                 psq = const PSQ - LOW,
                 side = const Position::SIDE_OFFSET,
                 margin = const LAZY_MARGIN,
-                scan_margin = const SCAN_MARGIN,
-                win = const WIN - LOW,
+                no_alpha = const (i16::MIN + SCAN_MARGIN) as u16,
+                no_beta = const (i16::MAX - SCAN_MARGIN) as u16,
                 in("r25r24") self as *mut Engine,
                 in("r23r22") pos as *const Position,
-                in("r21r20") alpha,
-                in("r19r18") beta,
+                inout("r21r20") alpha => lo,
+                inout("r19r18") beta => hi,
                 out("r26") _,
                 out("r27") _,
                 out("r30") _,
                 out("r31") _,
             );
         }
-        self.evaluate_fully(pos)
+        self.evaluate_fully(pos, lo, hi)
     }
 
     /// [`Engine::evaluate`] without the lazy exit: the pawn cache's hits,
@@ -970,19 +955,20 @@ impl Engine {
         evaluation(pos, &self.ctx, psq, npm, pawns, pi, self.scan_window)
     }
 
-    /// [`evaluation`] on the AVR: one block ([`full_scan`]) for the
-    /// material, the flags, the tempo, the entry's score, the passed
-    /// pawns (a call, most evaluations have none) and the scan (the
+    /// [`evaluation`] on the AVR: one block ([`full_scan`]) for the pawn
+    /// entry, the material, the flags, the tempo, the entry's score, the
+    /// passed pawns (a call, most evaluations have none) and the scan (the
     /// compiler kept the material and flags in saved registers and tested
-    /// them apart); a bare king's answer finished by [`bare_king`] (out of
-    /// line: 0.3% more cycles in the KBNK bench for 0.03% fewer here).
+    /// them apart), `alpha` and `beta` the bounds of its window
+    /// ([`Engine::evaluate`]'s); a bare king's answer finished by
+    /// [`bare_king`] (out of line: 0.3% more cycles in the KBNK bench for
+    /// 0.03% fewer here).
     #[cfg(target_arch = "avr")]
     #[inline(never)]
-    fn evaluate_fully(&mut self, pos: &Position) -> i16 {
-        let (pi, this, pos) = self.pawn_entry(pos);
-        // SAFETY: the block gave back the addresses it was given.
-        let (pos, this) = unsafe { (&*(pos as *const Position), &*(this as *const Engine)) };
-        let (v, flags, pos, this) = full_scan(pos, this, pi);
+    fn evaluate_fully(&mut self, pos: &Position, alpha: i16, beta: i16) -> i16 {
+        // (The engine's `scan_window` is the host's: no code.)
+        let _ = &self.scan_window;
+        let (v, flags, pos, this) = full_scan(pos, self, alpha, beta);
         if flags != 0 {
             // SAFETY: on its bare-king answer the block gives back its
             // position and engine addresses (so that they need not be
@@ -991,251 +977,6 @@ impl Engine {
             return bare_king(pos, &this.ctx, v, flags);
         }
         v
-    }
-
-    /// [`Engine::pawn_slot`] on the AVR: the entry's address worked out
-    /// in bytes (the compiler multiplied a 16-bit index) and, on a miss,
-    /// the entry computed in place, in one block that gives back the
-    /// engine's and the position's addresses (the compiler kept them, the
-    /// key and the entry in saved registers across the walk: one register
-    /// more to save an evaluation).
-    ///
-    /// The walk is [`pawn_info`] by hand: both colours in one walk over the
-    /// files (each file's and its neighbours' bytes read once), the
-    /// weights added to the score as they are met (const operands), the
-    /// counts bit-clearing loops (a file holds one or two pawns), a front
-    /// pawn passed by comparisons instead of a smeared mask: white's when
-    /// no enemy pawn of the three files has a higher top bit (`msb(o) >
-    /// msb(W)` is `W < o && W < W ^ o`), black's when none lies below its
-    /// lowest bit (`o & (B - 1) & !B`). Checked against [`pawn_structure`]
-    /// by the host tests' pawn cache and the AVR search's equality with
-    /// the host's.
-    #[cfg(target_arch = "avr")]
-    #[inline(always)]
-    fn pawn_entry(&mut self, pos: &Position) -> (*const PawnInfo, usize, usize) {
-        use super::weights::{CONNECTED, DOUBLED, ISOLATED, ISOLATED_OPEN};
-        const {
-            assert!(PAWN_CACHE.is_power_of_two() && PAWN_CACHE <= 32 && core::mem::size_of::<PawnInfo>() == 6);
-            assert!(core::mem::offset_of!(PawnInfo, key) == 0 && core::mem::offset_of!(PawnInfo, score) == 2);
-            assert!(core::mem::offset_of!(PawnInfo, passed) == 4);
-        };
-        let entry: *const PawnInfo;
-        let this: usize;
-        let at: usize;
-        // Registers: X the key's address (the position's fields from its
-        // address: the compiler set up one pointer per field), r19:r18 the
-        // key, r26 the index (the key's bytes mixed,
-        // as `pawn_slot`), then its offset (times 6 by two shifts and an
-        // add: a `mul` and its `ldi`s were 2 cycles more), Z the entry. A
-        // miss keeps the entry, the key, the engine and the position in
-        // r9:r8, r14:r7, r11:r10 and r13:r12 (saved for the officers' scan
-        // anyway) and walks the files: Z the white file after the next
-        // (black's 8 bytes on: `ldd Z+7` reads black's file of the white
-        // one just loaded), r18/r19 this file's white and black pawns,
-        // r20/r21 the last file's, r22/r23 the next file's; r17 the file's
-        // bit, r16 and r15 white's and black's passed files; r26 and r27
-        // masks, r0 scratch; the score in r25:r24.
-        // SAFETY: the offset is that of an entry of the cache; the walk
-        // reads only the 16 bytes of `pawn_files` (`[[u8; 8]; 2]`: black's
-        // files follow white's), never beyond: the last file's next ones
-        // are not read; the miss writes the entry.
-        unsafe {
-            core::arch::asm!(
-                "    movw r26, r22",
-                "    subi r26, lo8(-({pk}))",
-                "    sbci r27, hi8(-({pk}))",
-                "    ld r18, X+",
-                "    ld r19, X",
-                "    mov r26, r18",
-                "    eor r26, r19",
-                "    andi r26, {mask}",
-                "    mov r27, r26",
-                "    lsl r26",
-                "    add r26, r27",
-                "    lsl r26",
-                "    add r30, r26",
-                "    adc r31, r1",
-                "    ld r26, Z",
-                "    ldd r27, Z+1",
-                "    cp r26, r18",
-                "    cpc r27, r19",
-                "    brne 2f",
-                "    rjmp 90f",
-                "2:  movw r8, r30",
-                "    mov r7, r18",
-                "    mov r14, r19",
-                "    movw r10, r24",
-                "    movw r12, r22",
-                "    movw r30, r22",
-                "    subi r30, lo8(-({pf}))",
-                "    sbci r31, hi8(-({pf}))",
-            "    clr r24",
-            "    clr r25",
-            "    clr r16",
-            "    clr r15",
-            "    ldi r17, 1",
-            "    clr r20",
-            "    clr r21",
-            "    ld r18, Z+",
-            "    ldd r19, Z+7",
-            "    ld r22, Z+",
-            "    ldd r23, Z+7",
-            // White: each pawn behind another on its file.
-            "1:  tst r18",
-            "    breq 20f",
-            "    mov r26, r18",
-            "    dec r26",
-            "    and r26, r18",
-            "    breq 12f",
-            "11: subi r24, lo8({doubled})",
-            "    sbci r25, hi8({doubled})",
-            "    mov r0, r26",
-            "    dec r0",
-            "    and r26, r0",
-            "    brne 11b",
-            // Isolated: each pawn, more on a file without black pawns.
-            "12: mov r26, r20",
-            "    or r26, r22",
-            "    brne 15f",
-            "    mov r27, r18",
-            "    tst r19",
-            "    brne 14f",
-            "13: subi r24, lo8({iso_open})",
-            "    sbci r25, hi8({iso_open})",
-            "    mov r0, r27",
-            "    dec r0",
-            "    and r27, r0",
-            "    brne 13b",
-            "    rjmp 17f",
-            "14: subi r24, lo8({iso})",
-            "    sbci r25, hi8({iso})",
-            "    mov r0, r27",
-            "    dec r0",
-            "    and r27, r0",
-            "    brne 14b",
-            "    rjmp 17f",
-            // Connected: beside a pawn of a next file or guarded by one.
-            "15: mov r27, r26",
-            "    lsl r27",
-            "    or r27, r26",
-            "    and r27, r18",
-            "    breq 17f",
-            "16: subi r24, lo8({conn})",
-            "    sbci r25, hi8({conn})",
-            "    mov r0, r27",
-            "    dec r0",
-            "    and r27, r0",
-            "    brne 16b",
-            // Passed: no black pawn of the three files above its top bit.
-            "17: mov r26, r21",
-            "    or r26, r19",
-            "    or r26, r23",
-            "    cp r18, r26",
-            "    brsh 18f",
-            "    eor r26, r18",
-            "    cp r18, r26",
-            "    brlo 20f",
-            "18: or r16, r17",
-            // Black, the same with the signs and directions turned.
-            "20: tst r19",
-            "    breq 30f",
-            "    mov r26, r19",
-            "    dec r26",
-            "    and r26, r19",
-            "    breq 23f",
-            "22: subi r24, lo8({ndoubled})",
-            "    sbci r25, hi8({ndoubled})",
-            "    mov r0, r26",
-            "    dec r0",
-            "    and r26, r0",
-            "    brne 22b",
-            "23: mov r26, r21",
-            "    or r26, r23",
-            "    brne 26f",
-            "    mov r27, r19",
-            "    tst r18",
-            "    brne 25f",
-            "24: subi r24, lo8({niso_open})",
-            "    sbci r25, hi8({niso_open})",
-            "    mov r0, r27",
-            "    dec r0",
-            "    and r27, r0",
-            "    brne 24b",
-            "    rjmp 28f",
-            "25: subi r24, lo8({niso})",
-            "    sbci r25, hi8({niso})",
-            "    mov r0, r27",
-            "    dec r0",
-            "    and r27, r0",
-            "    brne 25b",
-            "    rjmp 28f",
-            "26: mov r27, r26",
-            "    lsr r27",
-            "    or r27, r26",
-            "    and r27, r19",
-            "    breq 28f",
-            "27: subi r24, lo8({nconn})",
-            "    sbci r25, hi8({nconn})",
-            "    mov r0, r27",
-            "    dec r0",
-            "    and r27, r0",
-            "    brne 27b",
-            // Passed: no white pawn of the three files below its lowest bit
-            // (the bits below it: (B ^ (B - 1)) >> 1).
-            "28: mov r26, r20",
-            "    or r26, r18",
-            "    or r26, r22",
-            "    mov r27, r19",
-            "    dec r27",
-            "    eor r27, r19",
-            "    lsr r27",
-            "    and r27, r26",
-            "    brne 30f",
-            "    or r15, r17",
-            // The next file (none after h: N set by the shift to bit 7).
-            "30: lsl r17",
-            "    breq 40f",
-            "    movw r20, r18",
-            "    movw r18, r22",
-            "    brmi 31f",
-            "    ld r22, Z+",
-            "    ldd r23, Z+7",
-            "    rjmp 1b",
-            "31: clr r22",
-            "    clr r23",
-            "    rjmp 1b",
-            "40:",
-                "    movw r30, r8",
-                "    st Z, r7",
-                "    std Z+1, r14",
-                "    std Z+2, r24",
-                "    std Z+3, r25",
-                "    std Z+4, r16",
-                "    std Z+5, r15",
-                "    movw r24, r10",
-                "    movw r22, r12",
-                "90:",
-                mask = const PAWN_CACHE - 1,
-                doubled = const DOUBLED as u16,
-                iso_open = const ISOLATED_OPEN as u16,
-                iso = const ISOLATED as u16,
-                conn = const 0u16.wrapping_sub(CONNECTED as u16),
-                ndoubled = const 0u16.wrapping_sub(DOUBLED as u16),
-                niso_open = const 0u16.wrapping_sub(ISOLATED_OPEN as u16),
-                niso = const 0u16.wrapping_sub(ISOLATED as u16),
-                nconn = const CONNECTED as u16,
-                pk = const Position::PAWN_KEY_OFFSET,
-                pf = const Position::PAWN_FILES_OFFSET,
-                inout("Z") self.pawn_cache.as_ptr() => entry,
-                out("r18") _, out("r19") _, out("r20") _, out("r21") _,
-                inout("r25r24") self as *mut Engine as usize => this,
-                inout("r23r22") pos as *const Position as usize => at,
-                out("r7") _, out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _,
-                out("r13") _, out("r14") _, out("r15") _, out("r16") _, out("r17") _,
-                out("r26") _, out("r27") _,
-            );
-        }
-        (entry, this, at)
     }
 }
 
@@ -1264,7 +1005,7 @@ impl Engine {
 }
 
 /// A pawn-cache miss: the entry computed in place (the host's; the AVR's
-/// is [`Engine::pawn_entry`]'s block).
+/// is [`full_scan`]'s).
 #[inline(never)]
 fn fill_pawn_slot(slot: &mut PawnInfo, pos: &Position) {
     *slot = pawn_info(pos);
@@ -1590,7 +1331,7 @@ fn pawn_structure(own: &[u8; 8], opp: &[u8; 8], c: u8) -> (i16, u8) {
 }
 
 /// The pawn-file facts of `pos` from scratch (the AVR's walk is
-/// [`Engine::pawn_entry`]'s).
+/// [`full_scan`]'s).
 pub fn pawn_info(pos: &Position) -> PawnInfo {
     let white = pos.pawn_files(Color::White);
     let black = pos.pawn_files(Color::Black);
@@ -1752,10 +1493,11 @@ fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
     }
 }
 
-/// [`scan_and_scale`] by hand, after a prelude for the rest of
-/// [`evaluation`] (the material, [`weak_flags`], the tempo, the pawn
-/// entry's score, the bare-king test and the passed pawns), both
-/// colours in one scan (the
+/// [`scan_and_scale`] by hand, after the pawn entry ([`Engine::pawn_slot`])
+/// and a prelude for the rest of [`evaluation`] (the material,
+/// [`weak_flags`], the tempo, the pawn entry's score, the bare-king test,
+/// the passed pawns and the second lazy exit, its window `alpha -
+/// SCAN_MARGIN`, `beta + SCAN_MARGIN`), both colours in one scan (the
 /// compiler's loop kept the board's and the list's addresses on the stack
 /// and reloaded them for every slot, and its king shield and colour loop
 /// spilled registers and kept a frame): the same men, terms and sum,
@@ -1773,16 +1515,34 @@ fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
 /// (A king shield kept in the pawn entry for the king square it was
 /// scored for, 10-byte entries: -0.20%, +64 B flash and +66 B RAM,
 /// worse than 32 slots of 6 bytes: left out.)
+///
+/// The pawn entry's address is worked out in bytes (the compiler
+/// multiplied a 16-bit index) and on a miss the entry is computed in
+/// place. The walk is [`pawn_info`] by hand: both colours in one walk
+/// over the files (each file's and its neighbours' bytes read once), the
+/// weights added to the score as they are met (const operands), the
+/// counts bit-clearing loops (a file holds one or two pawns), a front
+/// pawn passed by comparisons instead of a smeared mask: white's when no
+/// enemy pawn of the three files has a higher top bit (`msb(o) > msb(W)`
+/// is `W < o && W < W ^ o`), black's when none lies below its lowest bit
+/// (`o & (B - 1) & !B`). Checked against [`pawn_structure`] by the host
+/// tests' pawn cache and the AVR search's equality with the host's. (The
+/// entry and the scan were two blocks, the bounds stored in the engine
+/// by [`Engine::evaluate`] and read back: one block with the bounds in
+/// registers, the position's and the engine's fields each from one
+/// pointer, `bench engine` 254,481,430 -> 253,593,821 cycles (-0.35%),
+/// -28 B flash.)
 #[cfg(target_arch = "avr")]
 #[inline(always)]
-fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, usize, usize) {
+fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8, usize, usize) {
+    use super::weights::{CONNECTED, DOUBLED, ISOLATED, ISOLATED_OPEN};
     use super::weights::{PASSED_EG, PASSED_MG, SHIELD_FAR, SHIELD_MISSING, SHIELD_NEAR, SHIELD_OPEN, TEMPO};
     use core::mem::offset_of;
     const PSQ: usize = offset_of!(Engine, psq);
     const NPM: usize = offset_of!(Engine, npm);
     const PAWNS: usize = offset_of!(Engine, pawns);
     const LAY: usize = offset_of!(Engine, ctx) + offset_of!(EvalCtx, slots);
-    const WIN: usize = offset_of!(Engine, scan_window);
+    const CACHE: usize = offset_of!(Engine, pawn_cache);
     const LOW: usize = if PSQ < NPM && PSQ < PAWNS {
         PSQ
     } else if NPM < PAWNS {
@@ -1796,23 +1556,43 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
         assert!(PASSED_BLACK == 1 && PASSED_ENDGAME == 2 && PASSED_BARE == 4 && PASSED_DEFENDER_TO_MOVE == 8);
         assert!(w!(PASSED_THEIR_KING) == 4 && w!(PASSED_OWN_KING) == 2);
         assert!(PSQ + 1 - LOW < 64 && NPM + 1 - LOW < 64 && PAWNS + 1 - LOW < 64);
-        assert!(WIN > LOW && WIN + 3 - LOW < 64);
+        assert!(CACHE > LOW && CACHE - LOW + 6 * (PAWN_CACHE - 1) < 256);
+        assert!(PAWN_CACHE.is_power_of_two() && PAWN_CACHE <= 32 && core::mem::size_of::<PawnInfo>() == 6);
         assert!(core::mem::size_of::<[[u8; 2]; 2]>() == 4);
-        assert!(Position::OFFICER_END_OFFSET > Position::SIDE_OFFSET && Position::OFFICER_END_OFFSET + 1 - Position::SIDE_OFFSET < 64);
-        assert!(offset_of!(PawnInfo, score) == 2 && offset_of!(PawnInfo, passed) == 4);
+        assert!(Position::OFFICER_END_OFFSET > Position::PAWN_FILES_OFFSET && Position::OFFICER_END_OFFSET + 1 - Position::PAWN_FILES_OFFSET < 64);
+        assert!(Position::PAWN_KEY_OFFSET > Position::SIDE_OFFSET && Position::PAWN_KEY_OFFSET + 1 - Position::SIDE_OFFSET < 64);
+        assert!(Position::PAWN_FILES_OFFSET > Position::SIDE_OFFSET && Position::PAWN_FILES_OFFSET + 8 - Position::SIDE_OFFSET < 64);
+        assert!(offset_of!(PawnInfo, key) == 0 && offset_of!(PawnInfo, score) == 2 && offset_of!(PawnInfo, passed) == 4);
         assert!(Color::White as u8 == 0 && Color::Black as u8 == 1);
     };
     let t: i16;
     let flags: u8;
     let pos_out: usize;
     let engine_out: usize;
-    // The prelude: Z the position's side and officer bounds (the
-    // position's fields from its address: the compiler set up one pointer
-    // per field), then the engine's fields, X the entry, r19 the side to
-    // move; r17:r16 the sum (`passed`, then the entry's score, the
-    // incremental score and the tempo), r26 and r27 the officers' units,
-    // r12 and r13 the pawn counts, r18 the flags ([`weak_flags`]' and
-    // the shields'), as the scan wants them.
+    // The entry: in r25:r24 the engine, r23:r22 the position, r21:r20
+    // and r19:r18 the bounds; Z the position's side and pawn key, then
+    // the engine's fields (to the end of the prelude), r17:r16 the key,
+    // r18 the slot's offset from the engine's fields (the key's bytes
+    // mixed, as `pawn_slot`, times 6 by two shifts and an add: a `mul` and
+    // its `ldi`s were 2 cycles more), X the entry; r25:r24 the position,
+    // r21:r20 and r23:r22 the bounds, r7 the side to move from then on.
+    // A miss keeps the entry (after its key), the engine's fields and the
+    // bounds in r9:r8, r11:r10, r13:r12 and r14:r7 and walks the files: Z
+    // the white file after the next (black's 8 bytes on: `ldd Z+7` reads
+    // black's file of the white one just loaded), r18/r19 this file's
+    // white and black pawns, r20/r21 the last file's, r22/r23 the next
+    // file's; r17 the file's bit, r16 and r15 white's and black's passed
+    // files; r26 and r27 masks, r0 scratch; the score in r25:r24. The
+    // walk reads only the 16 bytes of `pawn_files` (`[[u8; 8]; 2]`:
+    // black's files follow white's), never beyond: the last file's next
+    // ones are not read; the position's address is its end less 8 and the
+    // files' offset.
+    // The prelude: r17:r16 the sum (the entry's score, the incremental
+    // score and the tempo), r9:r8 the entry's score, r14 and r15 its
+    // passed files, r26 and r27 the officers' units, r12 and r13 the pawn
+    // counts, r18 the flags ([`weak_flags`]' and the shields'), as the
+    // scan wants them; the scan's start reads the officer bounds and sets
+    // up the pawn files' addresses.
     // Registers: X the list, r22 the slots left, r25:r24 the board, Z the
     // square probed, r9:r8 our pawn files, r11:r10 theirs, r12 the shield
     // flags (bit 1 this colour's, bit 2 black's while white is scanned:
@@ -1826,7 +1606,8 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
     // (0xFF: none yet), r14 the bishops, r15 a byte read, r17:r16 the sum
     // (`sum` on entry, negated between the colours: black's terms are
     // added to its negation, and the end negates it back).
-    // SAFETY: `Position` is `repr(C)` with its 0x88 board at offset 0 and
+    // SAFETY: the entry's offset is that of an entry of the cache, and a
+    // miss writes only that entry. `Position` is `repr(C)` with its 0x88 board at offset 0 and
     // its two 16-square piece lists at 128; the scan only reads the board,
     // each list's slot 0 and slots 1.. below the officer bound (at most
     // 15 of its 16; the layout's slots are below the root's bound, and a
@@ -1836,24 +1617,43 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
     // (no `mul` here).
     unsafe {
         core::arch::asm!(
-            "    movw r30, r24",
+            // The pawn entry: Z the position's side and pawn key, then
+            // the engine's fields; r17:r16 the key, r18 its slot's
+            // offset, X the entry.
+            "    movw r30, r22",
             "    subi r30, lo8(-({side}))",
             "    sbci r31, hi8(-({side}))",
-            "    ld r19, Z",
-            "    ldd r22, Z+{oe}",
-            "    ldd r23, Z+{oe}+1",
-            "    movw r30, r20",
-            "    movw r20, r24",
-            "    subi r20, lo8(-({pf}))",
-            "    sbci r21, hi8(-({pf}))",
+            "    ldd r16, Z+{pk}",
+            "    ldd r17, Z+{pk}+1",
+            "    ld r7, Z",
+            "    movw r30, r24",
             "    subi r30, lo8(-({low}))",
             "    sbci r31, hi8(-({low}))",
-            "    adiw r26, 2",
+            "    movw r24, r22",
+            "    movw r22, r18",
+            "    mov r18, r16",
+            "    eor r18, r17",
+            "    andi r18, {mask}",
+            "    mov r19, r18",
+            "    lsl r18",
+            "    add r18, r19",
+            "    lsl r18",
+            "    subi r18, lo8(-({cache}))",
+            "    movw r26, r30",
+            "    add r26, r18",
+            "    adc r27, r1",
             "    ld r8, X+",
+            "    ld r9, X+",
+            "    cp r8, r16",
+            "    cpc r9, r17",
+            "    breq 3f",
+            "    rjmp 200f",
+            "3:  ld r8, X+",
             "    ld r9, X+",
             "    ld r14, X+",
             "    ld r15, X",
-            "    ldd r16, Z+{psq}",
+            // The prelude.
+            "199: ldd r16, Z+{psq}",
             "    ldd r17, Z+{psq}+1",
             "    ldd r26, Z+{npm}",
             "    ldd r27, Z+{npm}+1",
@@ -1862,7 +1662,7 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             "    ldi r18, 0",
             "    subi r16, lo8({ntempo})",
             "    sbci r17, hi8({ntempo})",
-            "    sbrs r19, 0",
+            "    sbrs r7, 0",
             "    rjmp 5f",
             "    ldi r18, {btm}",
             "    subi r16, lo8({tempo2})",
@@ -1909,8 +1709,9 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             "    breq 119f",
             "    rjmp 120f",
             // The second lazy exit: the sum, side to move's view, at or
-            // beyond the scan's window (`Engine::scan_window`), unless the
-            // end would scale it: the sum as it is, with no flags.
+            // beyond the scan's window (the bounds, r21:r20 and r23:r22,
+            // less and plus `SCAN_MARGIN`), unless the end would scale it:
+            // the sum as it is, with no flags.
             "119: mov r19, r18",
             "    andi r19, {ww} | {bw}",
             "    brne 118f",
@@ -1921,15 +1722,15 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             "    neg r27",
             "    neg r26",
             "    sbc r27, r1",
-            "116: ldd r19, Z+{win}",
-            "    ldd r0, Z+{win}+1",
-            "    cp r19, r26",
-            "    cpc r0, r27",
+            "116: subi r20, lo8({scan_margin})",
+            "    sbci r21, hi8({scan_margin})",
+            "    cp r20, r26",
+            "    cpc r21, r27",
             "    brge 117f",
-            "    ldd r19, Z+{win}+2",
-            "    ldd r0, Z+{win}+3",
-            "    cp r26, r19",
-            "    cpc r27, r0",
+            "    subi r22, lo8(-({scan_margin}))",
+            "    sbci r23, hi8(-({scan_margin}))",
+            "    cp r26, r22",
+            "    cpc r27, r23",
             "    brlt 118f",
             "117: movw r16, r26",
             "    clr r18",
@@ -1944,8 +1745,12 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             "    push r19",
             "    ld r15, Z",
             "    ldd r13, Z+1",
-            "    movw r8, r20",
-            "    movw r30, r20",
+            "    movw r30, r24",
+            "    subi r30, lo8(-({pf}))",
+            "    sbci r31, hi8(-({pf}))",
+            "    ldd r22, Z+{oe}",
+            "    ldd r23, Z+{oe}+1",
+            "    movw r8, r30",
             "    adiw r30, 8",
             "    movw r10, r30",
             "    mov r0, r23",
@@ -2313,7 +2118,8 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             // (`PASSED_BLACK` ...; r10 black's), r9 and r8 our and their
             // king, r19 the pawn's square, then the square in front of
             // it, r13 its relative rank, T blocked, r0 and Z scratch. The
-            // scan's registers (r25:r24, r23:r22, r21:r20, r18) are kept.
+            // position, the bounds and the flags (r25:r24, r21:r20,
+            // r23:r22, r18) are kept.
             "120: push r30",
             "    push r31",
             "    mov r30, r26",
@@ -2342,7 +2148,9 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             "    sbci r31, 0xFF",
             "    ld r9, Z",
             "    ldd r8, Z+16",
-            "    movw r26, r20",
+            "    movw r26, r24",
+            "    subi r26, lo8(-({pf}))",
+            "    sbci r27, hi8(-({pf}))",
             "    clr r12",
             "    mov r7, r14",
             "    tst r7",
@@ -2501,6 +2309,173 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             "    subi r16, lo8({n500})",
             "    sbci r17, hi8({n500})",
             "154: rjmp 133b",
+            // A miss: the key stored, the entry (after it), the engine's
+            // fields and the bounds kept in r9:r8, r11:r10, r13:r12 and
+            // r14:r7 while the files are walked (Z from the position's
+            // white files; the side read again after it).
+            "200: movw r8, r26",
+            "    st -X, r17",
+            "    st -X, r16",
+            "    movw r10, r30",
+            "    movw r12, r20",
+            "    mov r7, r22",
+            "    mov r14, r23",
+            "    movw r30, r24",
+            "    subi r30, lo8(-({pf}))",
+            "    sbci r31, hi8(-({pf}))",
+            "    clr r24",
+            "    clr r25",
+            "    clr r16",
+            "    clr r15",
+            "    ldi r17, 1",
+            "    clr r20",
+            "    clr r21",
+            "    ld r18, Z+",
+            "    ldd r19, Z+7",
+            "    ld r22, Z+",
+            "    ldd r23, Z+7",
+            // White: each pawn behind another on its file.
+            "201:  tst r18",
+            "    breq 220f",
+            "    mov r26, r18",
+            "    dec r26",
+            "    and r26, r18",
+            "    breq 212f",
+            "211: subi r24, lo8({doubled})",
+            "    sbci r25, hi8({doubled})",
+            "    mov r0, r26",
+            "    dec r0",
+            "    and r26, r0",
+            "    brne 211b",
+            // Isolated: each pawn, more on a file without black pawns.
+            "212: mov r26, r20",
+            "    or r26, r22",
+            "    brne 215f",
+            "    mov r27, r18",
+            "    tst r19",
+            "    brne 214f",
+            "213: subi r24, lo8({iso_open})",
+            "    sbci r25, hi8({iso_open})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 213b",
+            "    rjmp 217f",
+            "214: subi r24, lo8({iso})",
+            "    sbci r25, hi8({iso})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 214b",
+            "    rjmp 217f",
+            // Connected: beside a pawn of a next file or guarded by one.
+            "215: mov r27, r26",
+            "    lsl r27",
+            "    or r27, r26",
+            "    and r27, r18",
+            "    breq 217f",
+            "216: subi r24, lo8({wconn})",
+            "    sbci r25, hi8({wconn})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 216b",
+            // Passed: no black pawn of the three files above its top bit.
+            "217: mov r26, r21",
+            "    or r26, r19",
+            "    or r26, r23",
+            "    cp r18, r26",
+            "    brsh 218f",
+            "    eor r26, r18",
+            "    cp r18, r26",
+            "    brlo 220f",
+            "218: or r16, r17",
+            // Black, the same with the signs and directions turned.
+            "220: tst r19",
+            "    breq 230f",
+            "    mov r26, r19",
+            "    dec r26",
+            "    and r26, r19",
+            "    breq 223f",
+            "222: subi r24, lo8({ndoubled})",
+            "    sbci r25, hi8({ndoubled})",
+            "    mov r0, r26",
+            "    dec r0",
+            "    and r26, r0",
+            "    brne 222b",
+            "223: mov r26, r21",
+            "    or r26, r23",
+            "    brne 226f",
+            "    mov r27, r19",
+            "    tst r18",
+            "    brne 225f",
+            "224: subi r24, lo8({niso_open})",
+            "    sbci r25, hi8({niso_open})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 224b",
+            "    rjmp 228f",
+            "225: subi r24, lo8({niso})",
+            "    sbci r25, hi8({niso})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 225b",
+            "    rjmp 228f",
+            "226: mov r27, r26",
+            "    lsr r27",
+            "    or r27, r26",
+            "    and r27, r19",
+            "    breq 228f",
+            "227: subi r24, lo8({nconn})",
+            "    sbci r25, hi8({nconn})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 227b",
+            // Passed: no white pawn of the three files below its lowest bit
+            // (the bits below it: (B ^ (B - 1)) >> 1).
+            "228: mov r26, r20",
+            "    or r26, r18",
+            "    or r26, r22",
+            "    mov r27, r19",
+            "    dec r27",
+            "    eor r27, r19",
+            "    lsr r27",
+            "    and r27, r26",
+            "    brne 230f",
+            "    or r15, r17",
+            // The next file (none after h: N set by the shift to bit 7).
+            "230: lsl r17",
+            "    breq 240f",
+            "    movw r20, r18",
+            "    movw r18, r22",
+            "    brmi 231f",
+            "    ld r22, Z+",
+            "    ldd r23, Z+7",
+            "    rjmp 201b",
+            "231: clr r22",
+            "    clr r23",
+            "    rjmp 201b",
+            "240:",
+            "    movw r26, r8",
+            "    st X+, r24",
+            "    st X+, r25",
+            "    st X+, r16",
+            "    st X, r15",
+            "    movw r8, r24",
+            "    mov r22, r7",
+            "    mov r23, r14",
+            "    mov r14, r16",
+            "    sbiw r30, {pf} + 8 - {side}",
+            "    ld r7, Z",
+            "    subi r30, lo8({side})",
+            "    sbci r31, hi8({side})",
+            "    movw r24, r30",
+            "    movw r30, r10",
+            "    movw r20, r12",
+            "    rjmp 199b",
             // Scaled towards a draw when the side ahead cannot win (r12
             // bit 3 white, bit 4 black): the sum back to white's point of
             // view, then negated when black is to move (bit 5).
@@ -2541,7 +2516,6 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             "66:",
             bit = sym BIT,
             lay = const LOW.wrapping_sub(LAY) as u16,
-            win = const WIN - LOW,
             bishop = const BISHOP,
             pawn_less_bishop = const PAWN.wrapping_sub(BISHOP),
             half = const 0u16.wrapping_sub(w!(ROOK_HALF_OPEN) as u16),
@@ -2574,17 +2548,30 @@ fn full_scan(pos: &Position, engine: &Engine, pi: *const PawnInfo) -> (i16, u8, 
             p_endgame = const PASSED_ENDGAME,
             p_bare = const PASSED_BARE,
             p_dtm = const PASSED_DEFENDER_TO_MOVE,
-            inout("r25r24") pos as *const Position as usize => pos_out,
-            inout("X") pi => _,
+            mask = const PAWN_CACHE - 1,
+            cache = const CACHE - LOW,
+            doubled = const DOUBLED as u16,
+            iso_open = const ISOLATED_OPEN as u16,
+            iso = const ISOLATED as u16,
+            wconn = const 0u16.wrapping_sub(CONNECTED as u16),
+            ndoubled = const 0u16.wrapping_sub(DOUBLED as u16),
+            niso_open = const 0u16.wrapping_sub(ISOLATED_OPEN as u16),
+            niso = const 0u16.wrapping_sub(ISOLATED as u16),
+            nconn = const CONNECTED as u16,
+            pk = const Position::PAWN_KEY_OFFSET - Position::SIDE_OFFSET,
+            scan_margin = const SCAN_MARGIN,
+            inout("r25r24") engine as *const Engine as usize => pos_out,
+            inout("r23r22") pos as *const Position as usize => _,
             side = const Position::SIDE_OFFSET,
-            oe = const Position::OFFICER_END_OFFSET - Position::SIDE_OFFSET,
+            oe = const Position::OFFICER_END_OFFSET - Position::PAWN_FILES_OFFSET,
             pf = const Position::PAWN_FILES_OFFSET,
             out("Z") engine_out,
-            inout("r21r20") engine as *const Engine as usize => _,
-            out("r22") _,
-            out("r23") _,
-            out("r18") flags,
-            out("r19") _,
+            inout("r21r20") alpha => _,
+            in("r19r18") beta,
+            lateout("r18") flags,
+            lateout("r19") _,
+            out("r26") _,
+            out("r27") _,
             out("r17r16") t,
             out("r7") _, out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _,
             out("r13") _, out("r14") _, out("r15") _,
