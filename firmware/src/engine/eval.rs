@@ -1772,14 +1772,14 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "    add r26, r19",
             "    adc r27, r1",
             "    eor r15, r19",
-            "    breq 163f",
+            "    breq 178f",
             "    swap r15",
             "159: ld r18, X+",
             "    cpi r18, 0xFF",
             "    brne 40f",
             "161: dec r15",
             "    brne 159b",
-            "    rjmp 163f",
+            "178: rjmp 163f",
             // A rook: its file, open or half-open.
             "40: mov r20, r18",
             "    andi r20, 7",
@@ -1800,15 +1800,40 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "    rjmp 4f",
             "41: subi r16, lo8({open})",
             "    sbci r17, hi8({open})",
-            // The first rook is kept; each later one is tested against it:
-            // a common rank (step 1) or file (16), nothing between.
-            "4:  cpi r23, 0xFF",
-            "    brne 5f",
-            "    mov r23, r18",
+            // The first rook is kept; each later one (a loop of its own:
+            // the first's test was 2 or 3 cycles a rook) is tested
+            // against it: a common rank (step 1) or file (16), nothing
+            // between.
+            "4:  mov r23, r18",
             "    brts 171f",
             "    dec r15",
-            "    brne 159b",
+            "    brne 158f",
             "    rjmp 163f",
+            "158: ld r18, X+",
+            "    cpi r18, 0xFF",
+            "    brne 175f",
+            "    dec r15",
+            "    brne 158b",
+            "    rjmp 163f",
+            "175: mov r20, r18",
+            "    andi r20, 7",
+            "    movw r30, r8",
+            "    add r30, r20",
+            "    adc r31, r1",
+            "    ld r19, Z",
+            "    tst r19",
+            "    brne 5f",
+            "    movw r30, r10",
+            "    add r30, r20",
+            "    adc r31, r1",
+            "    ld r19, Z",
+            "    tst r19",
+            "    breq 176f",
+            "    subi r16, lo8({half})",
+            "    sbci r17, hi8({half})",
+            "    rjmp 5f",
+            "176: subi r16, lo8({open})",
+            "    sbci r17, hi8({open})",
             // r21 = |square - first|, r20 the lower square, Z the
             // square after it: a common rank iff r21 < 8, a common file
             // iff its low nibble is 0; the squares between counted down.
@@ -1837,7 +1862,7 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             // The next rook (or the next slot left).
             "162: brts 171f",
             "    dec r15",
-            "    brne 159b",
+            "    brne 158b",
             "    rjmp 163f",
             "171: rjmp 8f",
             // The bishops counted (a hole's 0xFF sets no carry).
@@ -2084,7 +2109,10 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "    brlo 2f",
             "    cpi r19, 1",
             "    brne 8f",
+            "    cpi r23, 0xFF",
+            "    brne 177f",
             "    rjmp 40b",
+            "177: rjmp 175b",
             "3:  inc r14",
             "8:  dec r22",
             "    brne 1b",
