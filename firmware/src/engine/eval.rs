@@ -1551,7 +1551,7 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
         PAWNS
     };
     const {
-        assert!(!MOBILITY && WHITE_SHIELD == 0x02 && BLACK_SHIELD == 0x04);
+        assert!(!MOBILITY && WHITE_SHIELD == 0x02 && BLACK_SHIELD == 0x04 && BLACK_TO_MOVE == 0x40);
         assert!(BISHOP & 8 == 0 && (BISHOP + BLACK_OFFSET) & 8 != 0 && BLACK_OFFSET == 6);
         assert!(PASSED_BLACK == 1 && PASSED_ENDGAME == 2 && PASSED_BARE == 4 && PASSED_DEFENDER_TO_MOVE == 8);
         assert!(w!(PASSED_THEIR_KING) == 4 && w!(PASSED_OWN_KING) == 2);
@@ -1667,39 +1667,18 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "    ldi r18, {btm}",
             "    subi r16, lo8({tempo2})",
             "    sbci r17, hi8({tempo2})",
+            // Pawns on both sides (most evaluations): only the shields'
+            // flags (the other tests out of line: 5 cycles).
             "5:  tst r12",
-            "    brne 1f",
-            "    cpi r26, 4",
-            "    brsh 1f",
-            "    ori r18, {ww}",
-            "1:  tst r13",
-            "    brne 2f",
-            "    cpi r27, 4",
-            "    brsh 2f",
-            "    ori r18, {bw}",
+            "    breq 180f",
+            "    tst r13",
+            "    breq 180f",
             "2:  cpi r27, 12",
             "    brlo 3f",
             "    ori r18, {ws}",
             "3:  cpi r26, 12",
-            "    brlo 4f",
-            "    ori r18, {bs}",
-            // No pawns at all, one side without officers and the other
-            // with 5 units or more: the bare king's answer, i16::MIN.
-            "4:  or r12, r13",
-            "    brne 10f",
-            "    tst r26",
-            "    brne 7f",
-            "    cpi r27, 5",
-            "    brsh 8f",
-            "    rjmp 10f",
-            "7:  tst r27",
-            "    brne 10f",
-            "    cpi r26, 5",
             "    brlo 10f",
-            "8:  ori r18, {bare}",
-            "    subi r30, lo8({low})",
-            "    sbci r31, hi8({low})",
-            "    rjmp 66f",
+            "    ori r18, {bs}",
             // The passed pawns (the entry's files in r15:r14): a call, the
             // live registers kept in the scan's saved ones meanwhile.
             "10: add r16, r8",
@@ -1708,6 +1687,34 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "    or r0, r15",
             "    breq 119f",
             "    rjmp 120f",
+            // A side without pawns: weak with at most a minor piece.
+            "180: tst r12",
+            "    brne 1f",
+            "    cpi r26, 4",
+            "    brsh 1f",
+            "    ori r18, {ww}",
+            "1:  tst r13",
+            "    brne 4f",
+            "    cpi r27, 4",
+            "    brsh 4f",
+            "    ori r18, {bw}",
+            // No pawns at all, one side without officers and the other
+            // with 5 units or more: the bare king's answer, i16::MIN.
+            "4:  or r12, r13",
+            "    brne 2b",
+            "    tst r26",
+            "    brne 7f",
+            "    cpi r27, 5",
+            "    brsh 8f",
+            "    rjmp 2b",
+            "7:  tst r27",
+            "    brne 2b",
+            "    cpi r26, 5",
+            "    brlo 2b",
+            "8:  ori r18, {bare}",
+            "    subi r30, lo8({low})",
+            "    sbci r31, hi8({low})",
+            "    rjmp 66f",
             // The second lazy exit: the sum, side to move's view, at or
             // beyond the scan's window (the bounds, r21:r20 and r23:r22,
             // less and plus `SCAN_MARGIN`), unless the end would scale it:
@@ -1716,9 +1723,8 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "    andi r19, {ww} | {bw}",
             "    brne 118f",
             "    movw r26, r16",
-            "    mov r19, r18",
-            "    andi r19, {btm}",
-            "    breq 116f",
+            "    sbrs r18, 6",
+            "    rjmp 116f",
             "    neg r27",
             "    neg r26",
             "    sbc r27, r1",
