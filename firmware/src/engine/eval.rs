@@ -1887,14 +1887,11 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "    rjmp 168f",
             "169: mov r13, r19",
             "166: ld r18, X+",
-            "    cpi r18, 0xFF",
-            "    brne 170f",
-            "167: dec r13",
-            "    brne 166b",
-            "    rjmp 168f",
             // A knight: an outpost on relative ranks 4..6 (the square
             // less 0x30 for white, 0x20 for black, below 0x30), guarded
-            // by a pawn, no enemy pawn on the next files ahead of it.
+            // by a pawn, no enemy pawn on the next files ahead of it. (A
+            // hole, 0xFF, is on none of them: no test of its own, which
+            // was 3 cycles a knight.)
             "170: mov r19, r18",
             "    subi r19, 0x30",
             "    sbrc r12, 7",
