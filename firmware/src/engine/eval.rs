@@ -1883,9 +1883,8 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "165: mov r19, r13",
             "    swap r19",
             "    andi r19, 0x0F",
-            "    brne 169f",
-            "    rjmp 168f",
-            "169: mov r13, r19",
+            "    breq 168f",
+            "    mov r13, r19",
             "166: ld r18, X+",
             // A knight: an outpost on relative ranks 4..6 (the square
             // less 0x30 for white, 0x20 for black, below 0x30), guarded
