@@ -1844,25 +1844,26 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "    rjmp 5f",
             "176: subi r16, lo8({open})",
             "    sbci r17, hi8({open})",
-            // r21 = |square - first|, r20 the lower square, Z the
-            // square after it: a common rank iff r21 < 8, a common file
-            // iff its low nibble is 0; the squares between counted down.
+            // r21 = |square - first|, r20 the higher square, Z at it (the
+            // squares below read with a pre-decrement: the lower one's
+            // next square was a carry more): a common rank iff r21 < 8, a
+            // common file iff its low nibble is 0; the squares between
+            // counted down.
             "5:  mov r21, r18",
-            "    mov r20, r23",
+            "    mov r20, r18",
             "    sub r21, r23",
             "    brcc 6f",
             "    neg r21",
-            "    mov r20, r18",
+            "    mov r20, r23",
             "6:  movw r30, r24",
-            "    sec",
-            "    adc r30, r20",
+            "    add r30, r20",
             "    adc r31, r1",
             "    cpi r21, 8",
             "    brlo 74f",
             "    rjmp 72f",
             "74: dec r21",
             "    breq 71f",
-            "7:  ld r19, Z+",
+            "7:  ld r19, -Z",
             "    tst r19",
             "    brne 162f",
             "    dec r21",
@@ -2127,18 +2128,18 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "    brne 174f",
             "    rjmp 9b",
             "174: rjmp 170b",
-            // Two rooks on a file (out of line: few are), Z the square
-            // after the lower one.
+            // Two rooks on a file (out of line: few are), Z the higher
+            // one's square.
             "72: mov r19, r21",
             "    andi r19, 0x0F",
             "    brne 75f",
             "    swap r21",
             "    dec r21",
             "    breq 76f",
-            "73: ldd r19, Z+15",
+            "73: sbiw r30, 16",
+            "    ld r19, Z",
             "    tst r19",
             "    brne 75f",
-            "    adiw r30, 16",
             "    dec r21",
             "    brne 73b",
             "76: rjmp 71b",
