@@ -1760,7 +1760,6 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "    subi r30, lo8(-({pf}))",
             "    sbci r31, hi8(-({pf}))",
             "    ldd r22, Z+{oe}",
-            "    ldd r23, Z+{oe}+1",
             "    movw r8, r30",
             "    adiw r30, 8",
             "    movw r10, r30",
