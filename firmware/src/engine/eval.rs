@@ -583,7 +583,12 @@ impl EvalCtx {
     /// [`EvalCtx::psq_move`] by hand: one dispatch on the kind for both
     /// squares, and the material value, which cancels, not read. The
     /// table, the turning over for black and the byte arithmetic are
-    /// [`EvalCtx::psq`]'s.
+    /// [`EvalCtx::psq`]'s. Black's squares are exchanged as well as
+    /// turned over (its change is white's on them, negated), and the
+    /// difference of two bytes is the value (its borrow the high byte):
+    /// the sum cleared, its negation and the sign flag went; the queen's
+    /// opening bonus (only when one square is d1) is added out of line.
+    /// `bench engine` 252,753,632 -> 252,561,569 cycles (-0.08%), 0 B.
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     pub fn psq_move(&self, code: u8, from: Square, to: Square) -> i16 {
@@ -591,9 +596,11 @@ impl EvalCtx {
         let v: i16;
         // Registers: Z `self` (then the table), X the kind's table; r22
         // the code, then the kind, then scratch; r20 `from`, r18 `to`
-        // (both turned over for black); r23 the enemy king's root square
-        // (the same); T black; r19 the phase, then the tropism weight;
-        // r21 and r18 the bytes on `to` and on `from`; r25:r24 the value.
+        // (for black both turned over and exchanged: black's change is
+        // white's with the squares turned over, negated); r23 the enemy
+        // king's root square (turned over for black); T the queen's
+        // bonus; r19 the phase, then the tropism weight; r21 and r18 the
+        // bytes on `to` and on `from`; r25:r24 the value.
         // SAFETY: as `psq`: reads `self`'s phase and king squares and the
         // flash table PST88 at valid squares of a kind's block (or its
         // endgame pawn ranks); r1 is 0 after an unsigned `mul` (products
@@ -603,17 +610,17 @@ impl EvalCtx {
                 "    andi r22, 0x0F",
                 "    ldd r23, Z+{ksq}+1",
                 "    clt",
-                "    clr r24",
-                "    clr r25",
                 "    cpi r22, 7",
                 "    brlo 1f",
                 "    subi r22, 6",
                 "    ldd r23, Z+{ksq}",
-                "    set",
+                // Black: the squares turned over and exchanged.
                 "    ldi r21, 0x70",
-                "    eor r20, r21",
-                "    eor r18, r21",
                 "    eor r23, r21",
+                "    eor r21, r18",
+                "    eor r18, r20",
+                "    eor r18, r21",
+                "    mov r20, r21",
                 "1:  cpi r22, 2",
                 "    brlo 10f",
                 "    cpi r22, 6",
@@ -621,18 +628,20 @@ impl EvalCtx {
                 "    cpi r22, 4",
                 "    brlo 30f",
                 "    breq 40f",
-                // The queen: her bonus off her square in the opening.
+                // The queen: her bonus off her square in the opening,
+                // when one square is d1 (T set, the bonus in r25:r24).
                 "    ldd r19, Z+{phase}",
                 "    tst r19",
                 "    brne 51f",
+                "    ldi r24, lo8({nqout})",
+                "    ldi r25, hi8({nqout})",
                 "    cpi r20, 0x03",
                 "    breq 52f",
-                "    subi r24, lo8({nqout})",
-                "    sbci r25, hi8({nqout})",
-                "52: cpi r18, 0x03",
-                "    breq 51f",
-                "    subi r24, lo8({qout})",
-                "    sbci r25, hi8({qout})",
+                "    ldi r24, lo8({qout})",
+                "    ldi r25, hi8({qout})",
+                "    cpi r18, 0x03",
+                "    brne 51f",
+                "52: set",
                 "51: ldi r19, {tqueen}",
                 "    ldi r26, lo8({pst} + 256)",
                 "    ldi r27, hi8({pst} + 256)",
@@ -687,7 +696,7 @@ impl EvalCtx {
                 "    mulsu r21, r19",
                 "    movw r24, r0",
                 "    clr r1",
-                "    rjmp 8f",
+                "    rjmp 9f",
                 // (The centre distance of r20 in r22, r19 scratch.)
                 "65: mov r22, r20",
                 "    andi r22, 7",
@@ -702,6 +711,12 @@ impl EvalCtx {
                 "    com r19",
                 "67: add r22, r19",
                 "    ret",
+                // The queen's bytes and bonus.
+                "68: add r24, r21",
+                "    adc r25, r1",
+                "    sub r24, r18",
+                "    sbc r25, r1",
+                "    rjmp 9f",
                 // An officer: each square's byte plus its tropism.
                 "20: movw r30, r26",
                 "    add r30, r18",
@@ -731,15 +746,12 @@ impl EvalCtx {
                 "    lpm r22, Z",
                 "    mul r22, r19",
                 "    add r18, r0",
-                // The bytes' difference (their biases cancel).
-                "7:  add r24, r21",
-                "    adc r25, r1",
+                // The bytes' difference (their biases cancel; the borrow
+                // is the high byte).
+                "7:  brts 68b",
+                "    mov r24, r21",
                 "    sub r24, r18",
-                "    sbc r25, r1",
-                "8:  brtc 9f",
-                "    neg r25",
-                "    neg r24",
-                "    sbc r25, r1",
+                "    sbc r25, r25",
                 "9:",
                 pst = sym PST88,
                 near = sym NEARNESS,
