@@ -1808,16 +1808,9 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "161: dec r15",
             "    brne 159b",
             "178: rjmp 163f",
-            // A rook: its file, open or half-open.
-            "40: mov r20, r18",
-            "    andi r20, 7",
-            "    movw r30, r8",
-            "    add r30, r20",
-            "    adc r31, r1",
-            "    ld r19, Z",
-            "    tst r19",
-            "    brne 4f",
-            "    movw r30, r10",
+            // A rook's file without our pawn (out of line: most have
+            // one): open or half-open.
+            "42: movw r30, r10",
             "    add r30, r20",
             "    adc r31, r1",
             "    ld r19, Z",
@@ -1828,6 +1821,16 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "    rjmp 4f",
             "41: subi r16, lo8({open})",
             "    sbci r17, hi8({open})",
+            "    rjmp 4f",
+            // A rook: its file, open or half-open.
+            "40: mov r20, r18",
+            "    andi r20, 7",
+            "    movw r30, r8",
+            "    add r30, r20",
+            "    adc r31, r1",
+            "    ld r19, Z",
+            "    tst r19",
+            "    breq 42b",
             // The first rook is kept; each later one (a loop of its own:
             // the first's test was 2 or 3 cycles a rook) is tested
             // against it: a common rank (step 1) or file (16), nothing
@@ -1843,15 +1846,7 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "    dec r15",
             "    brne 158b",
             "    rjmp 163f",
-            "175: mov r20, r18",
-            "    andi r20, 7",
-            "    movw r30, r8",
-            "    add r30, r20",
-            "    adc r31, r1",
-            "    ld r19, Z",
-            "    tst r19",
-            "    brne 5f",
-            "    movw r30, r10",
+            "43: movw r30, r10",
             "    add r30, r20",
             "    adc r31, r1",
             "    ld r19, Z",
@@ -1862,6 +1857,15 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "    rjmp 5f",
             "176: subi r16, lo8({open})",
             "    sbci r17, hi8({open})",
+            "    rjmp 5f",
+            "175: mov r20, r18",
+            "    andi r20, 7",
+            "    movw r30, r8",
+            "    add r30, r20",
+            "    adc r31, r1",
+            "    ld r19, Z",
+            "    tst r19",
+            "    breq 43b",
             // r21 = |square - first|, r20 the higher square, Z at it (the
             // squares below read with a pre-decrement: the lower one's
             // next square was a carry more): a common rank iff r21 < 8, a
