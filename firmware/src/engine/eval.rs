@@ -1861,6 +1861,10 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             // bishops).
             "171: rjmp 8f",
             "173: rjmp 72f",
+            // (A later rook below the first, out of line: few are.)
+            "44: neg r21",
+            "    mov r20, r23",
+            "    rjmp 6f",
             "175: mov r20, r18",
             "    andi r20, 7",
             "    movw r30, r8",
@@ -1879,9 +1883,7 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> (i16, u8
             "5:  mov r21, r18",
             "    mov r20, r18",
             "    sub r21, r23",
-            "    brcc 6f",
-            "    neg r21",
-            "    mov r20, r23",
+            "    brcs 44b",
             "6:  movw r30, r24",
             "    add r30, r20",
             "    adc r31, r1",
