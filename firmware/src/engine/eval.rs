@@ -979,8 +979,6 @@ impl Engine {
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     fn evaluate_fully(&mut self, pos: &Position, alpha: i16, beta: i16) -> i16 {
-        // (The engine's `scan_window` is the host's: no code.)
-        let _ = &self.scan_window;
         let (v, flags, pos, this) = full_scan(pos, self, alpha, beta);
         if flags != 0 {
             // SAFETY: on its bare-king answer the block gives back its
@@ -1253,13 +1251,14 @@ impl PawnInfo {
 /// missed on 10,056 of 31,754; sixteen: 290,763,041 -> 289,882,991
 /// cycles (-0.30%) for 48 bytes of RAM; 32 another -0.26% (289,115,026)
 /// for 96 more (after the slot layout: 287,578,945 -> 286,786,960,
-/// -0.28%), over `cargo xtask ram`'s 64-byte growth check: left for when
-/// RAM is to spare (again after the one-block scan: 253,209,529 ->
-/// 252,513,642, -0.27%). Of the bench's 28,427 full evaluations 16 slots
+/// -0.28%), over `cargo xtask ram`'s 64-byte growth check: left until RAM
+/// was to spare (after the one-block scan: 253,209,529 -> 252,513,642,
+/// -0.27%). Taken once the stack bound fell by 93 bytes: 232,809,344 ->
+/// 232,161,256 cycles (-0.28%), 96 bytes. Of the bench's 28,427 full evaluations 16 slots
 /// miss on 7,307, 32 on 6,030; 16 as 8 sets of 2 (LRU) would miss on
 /// 6,798 and even 16 fully associative on 6,260: most misses are new
 /// structures, not collisions.
-pub const PAWN_CACHE: usize = 16;
+pub const PAWN_CACHE: usize = 32;
 
 /// Rank of the front pawn of a non-empty file mask (`c` = 0: white): the
 /// mask shifted until its front bit comes out (a table's bit per rank

@@ -225,7 +225,9 @@ pub struct Engine {
     /// The window of the evaluation's second lazy exit ([`eval::SCAN_MARGIN`]),
     /// side to move's view: the officers' scan is skipped when the score
     /// before it is at or below the first or at or above the second. Set by
-    /// each `evaluate` that goes on to the full evaluation.
+    /// each `evaluate` that goes on to the full evaluation. The host's only:
+    /// the AVR's `evaluate` hands the window over in registers.
+    #[cfg(not(target_arch = "avr"))]
     pub(crate) scan_window: [i16; 2],
     /// Pawn-structure cache, indexed by the low bits of the pawn key.
     pub(crate) pawn_cache: [eval::PawnInfo; eval::PAWN_CACHE],
@@ -255,6 +257,7 @@ impl Engine {
             psq: 0,
             npm: [0; 2],
             pawns: [0; 2],
+            #[cfg(not(target_arch = "avr"))]
             scan_window: eval::NO_SCAN_WINDOW,
             pawn_cache: [eval::PawnInfo::EMPTY; eval::PAWN_CACHE],
             nodes: 0,
