@@ -235,6 +235,9 @@ fn queen_note() -> u8 {
 /// lines left; a victim's bit by a call, no longer in line): 1.76% fewer
 /// cycles (attacked_victims 1,148 -> 1,015 a call) for 140 B; the edges
 /// then told by the step's own flags (N, H): 0.33% fewer, 4 B smaller.
+/// The diagonals' victim bits in line again (not by a call): 0.09%
+/// fewer cycles for 96 B (the files' and ranks' too would put the
+/// knights out of the dispatch's branch).
 /// (Asking the victims kept above a
 /// quiescence node's delta floor for their least attacker instead of the
 /// scan, 2,825 scans fewer, cost 0.08% more cycles and 180 B: the 7,900
@@ -613,7 +616,19 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    sub r16, r20",
             "    cpi r16, 5",
             "    brsh 131f",
-            "    rcall 40f",
+            "    ldd r16, Y+8",
+            "    ldi r17, 1",
+            "    sbrc r16, 1",
+            "    ldi r17, 4",
+            "    sbrc r16, 0",
+            "    lsl r17",
+            "    sbrc r16, 2",
+            "    swap r17",
+            "    sbrs r16, 3",
+            "    or r22, r17",
+            "    sbrc r16, 3",
+            "    or r23, r17",
+            "    or r7, r18",
             "131: movw r28, r30",
             // North-west.
             "    mov r17, r19",
@@ -627,7 +642,19 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    sub r16, r20",
             "    cpi r16, 5",
             "    brsh 133f",
-            "    rcall 40f",
+            "    ldd r16, Y+8",
+            "    ldi r17, 1",
+            "    sbrc r16, 1",
+            "    ldi r17, 4",
+            "    sbrc r16, 0",
+            "    lsl r17",
+            "    sbrc r16, 2",
+            "    swap r17",
+            "    sbrs r16, 3",
+            "    or r22, r17",
+            "    sbrc r16, 3",
+            "    or r23, r17",
+            "    or r7, r18",
             "133: movw r28, r30",
             // South-east.
             "    mov r17, r21",
@@ -641,7 +668,19 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    sub r16, r20",
             "    cpi r16, 5",
             "    brsh 135f",
-            "    rcall 40f",
+            "    ldd r16, Y+8",
+            "    ldi r17, 1",
+            "    sbrc r16, 1",
+            "    ldi r17, 4",
+            "    sbrc r16, 0",
+            "    lsl r17",
+            "    sbrc r16, 2",
+            "    swap r17",
+            "    sbrs r16, 3",
+            "    or r22, r17",
+            "    sbrc r16, 3",
+            "    or r23, r17",
+            "    or r7, r18",
             "135: movw r28, r30",
             // South-west.
             "    mov r17, r19",
@@ -655,7 +694,19 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    sub r16, r20",
             "    cpi r16, 5",
             "    brsh 137f",
-            "    rcall 40f",
+            "    ldd r16, Y+8",
+            "    ldi r17, 1",
+            "    sbrc r16, 1",
+            "    ldi r17, 4",
+            "    sbrc r16, 0",
+            "    lsl r17",
+            "    sbrc r16, 2",
+            "    swap r17",
+            "    sbrs r16, 3",
+            "    or r22, r17",
+            "    sbrc r16, 3",
+            "    or r23, r17",
+            "    or r7, r18",
             "137: rjmp 29b",
             // A pawn in an officer's slot (rare): its two captures as
             // in the pawns' loop below (+15, +17 white's, -17, -15
