@@ -1827,6 +1827,10 @@ impl Picker {
     /// [`Picker::next`] in a capture stage. The winning stage's end into
     /// the equal one, and the ends after which nothing is left, are passed
     /// here, as [`Picker::next_stage`] would; the others go on there.
+    /// (On the AVR the capture tried in assembly, the arguments pushed
+    /// around the call, the stage's end a jump to this loop's rest, the
+    /// losing stage's end in line: 0.05% more cycles, +76 B: 18,185 of
+    /// the 36,203 calls reach the stage's end, which costs as much again.)
     #[inline(never)]
     fn next_of_captures(&mut self, pos: &Position, killers: &[Move; 2]) -> Option<(Move, Stage)> {
         loop {
