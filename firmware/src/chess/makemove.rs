@@ -395,10 +395,10 @@ impl Position {
                 // The hash (in r16, r17, r18, r19) into the ring. (The
                 // side key goes in with the men's keys at 51, the
                 // position's hash read and written once: `bench engine`
-                // 0.11% fewer cycles, 8 B less.)
-                "    movw r30, r24",
-                "    subi r30, {side_nlo}",
-                "    sbci r31, {side_nhi}",
+                // 0.11% fewer cycles, 8 B less.) Z the side from the
+                // head, still in Z: no movw.
+                "    subi r30, {head_side_lo}",
+                "    sbci r31, {head_side_hi}",
                 "    ldd r16, Z+{h0}",
                 "    ldd r17, Z+{h1}",
                 "    ldd r18, Z+{h2}",
@@ -645,6 +645,8 @@ impl Position {
                 side_nhi = const neg_hi(SIDE),
                 head_nlo = const neg_lo(HEAD),
                 head_nhi = const neg_hi(HEAD),
+                head_side_lo = const ((HEAD - SIDE) as u16) as u8,
+                head_side_hi = const ((HEAD - SIDE) as u16 >> 8) as u8,
                 ring_nlo = const neg_lo(RING),
                 ring_nhi = const neg_hi(RING),
                 ep = const offset_of!(Position, ep) - SIDE,
