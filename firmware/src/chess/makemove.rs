@@ -571,11 +571,14 @@ impl Position {
                 // Pawn files: a pawn from `from` to `to`, a pawn taken on
                 // `to` (toggle_pawn_avr and toggle_pawn_pair_avr keep r0,
                 // r16, r17, r20, r23, T).
+                // (`from` kept on the stack only around the calls:
+                // the others, most, no push and pop of it.)
                 "    mov r17, r19",
-                "    push r22",
                 "    brtc 33f",
+                "    push r22",
                 "    mov r20, r0",
                 "    call {toggle2}",
+                "    pop r22",
                 "33: tst r16",
                 "    breq 35f",
                 "    mov r18, r16",
@@ -584,15 +587,16 @@ impl Position {
                 "    breq 34f",
                 "    cpi r18, 7",
                 "    brne 35f",
-                "34: mov r22, r23",
+                "34: push r22",
+                "    mov r22, r23",
                 "    ldi r20, 1",
                 "    eor r20, r0",
                 "    call {toggle}",
+                "    pop r22",
                 // The men's keys, if `hashed`: move_key(moved, from, to),
                 // with piece_key(victim, to) after a capture (C ABI:
                 // r16, r17 kept; both keep X too, the position there).
-                "35: pop r22",
-                "    pop r18",
+                "35: pop r18",
                 "    tst r18",
                 "    breq 99f",
                 "    movw r26, r24",
