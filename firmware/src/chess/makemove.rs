@@ -988,10 +988,10 @@ impl Position {
                 "    st X+, r18",
                 "    ldd r18, Z+{u_h3}",
                 "    st X+, r18",
-                // History pop.
-                "    movw r26, r24",
-                "    subi r26, {head_nlo}",
-                "    sbci r27, {head_nhi}",
+                // History pop: the head from X, just past the hash (no
+                // movw from the position).
+                "    subi r26, {hash_head_nlo}",
+                "    sbci r27, {hash_head_nhi}",
                 "    ld r18, X+",
                 "    ld r19, X",
                 "    tst r19",
@@ -1159,8 +1159,8 @@ impl Position {
                 "99:",
                 side_nlo = const neg_lo(SIDE),
                 side_nhi = const neg_hi(SIDE),
-                head_nlo = const neg_lo(HEAD),
-                head_nhi = const neg_hi(HEAD),
+                hash_head_nlo = const neg_lo(HEAD - SIDE - 10),
+                hash_head_nhi = const neg_hi(HEAD - SIDE - 10),
                 oe_nlo = const neg_lo(OE),
                 oe_nhi = const neg_hi(OE),
                 u_h0 = const offset_of!(Undo, hash),
