@@ -311,11 +311,6 @@ impl Position {
                 "    ldd r18, Z+16",
                 "    andi r22, 0x77",
                 "    andi r23, 0x77",
-                "    movw r30, r24",
-                "    add r30, r23",
-                "    adc r31, r1",
-                "    ld r21, Z",
-                "    andi r21, 0x0F",
                 // attacks_king(): the geometry from `to` to the king,
                 // masked by the man's reach.
                 "    ldi r30, lo8({geometry}+0x77)",
@@ -327,9 +322,15 @@ impl Position {
                 "    lpm r20, Z",
                 // (No line or jump, an entry of 0: no REACH read.
                 // `bench engine` 0.07% fewer cycles, 4 B; in gives_check
-                // 0.004%.)
+                // 0.004%.) The man on `to` read only then (two in three
+                // moves have no line to the king): 0.097% fewer cycles, 0 B.
                 "    tst r20",
                 "    breq 20f",
+                "    movw r30, r24",
+                "    add r30, r23",
+                "    adc r31, r1",
+                "    ld r21, Z",
+                "    andi r21, 0x0F",
                 "    ldi r30, lo8({reach})",
                 "    ldi r31, hi8({reach})",
                 "    add r30, r21",
