@@ -294,7 +294,14 @@ pub struct Report {
 pub fn analyse_program(bytes: &[u8], steps: &[Box<dyn Workload>], decl: &Declarations) -> Result<Report> {
     let program = emulator::loader::elf::parse(bytes).map_err(|e| e.to_string())?;
     let map = StaticMap::from_program(&program);
-    let analysis = stack_bound::analyse(&program, decl);
+    // The firmware is linked with `--emit-relocs`: its function pointers
+    // are read from the relocations; a foreign ELF's are guessed.
+    let relocs = stack_bound::read_code_relocations(bytes);
+    let pointers = match &relocs {
+        Ok(r) => stack_bound::Pointers::Relocated(r),
+        Err(why) => stack_bound::Pointers::Guessed(why),
+    };
+    let analysis = stack_bound::analyse(&program, pointers, decl);
     let m = measure(bytes, steps)?;
     let peak = m.peak();
     let bound = analysis.total.finite();

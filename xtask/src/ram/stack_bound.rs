@@ -23,6 +23,10 @@
 //! if one of them (or anything it calls) executes `SEI` (nesting), else the
 //! deepest one. `ICALL`/`IJMP` through an unknown pointer and call-graph
 //! cycles make the bound infinite unless declared (see [`Declarations`]).
+//! A call through a vtable slot reaches that slot of every vtable and every
+//! other function pointer of `.data` or made in code: read from the ELF's
+//! relocations when it carries them (the firmware is linked with
+//! `--emit-relocs`), else guessed from values (see [`CodeRelocations`]).
 
 use emulator::cpu::decode::{decode, Instr};
 use emulator::loader::{Program, Space, SymbolKind};
@@ -243,6 +247,9 @@ pub struct Analysis {
     pub loose_pointers: Vec<(u32, u32)>,
     /// Function entries loaded as constants by the code.
     pub code_pointers: Vec<u32>,
+    /// Where the function pointers (vtables, loose, made in code) come
+    /// from: the ELF's relocations, or guessed from values (and why).
+    pub pointer_source: String,
     /// Each `recursion` declaration (`pattern <= n (expr)`) and the
     /// functions it matches.
     pub recursion: Vec<(String, Vec<String>)>,
@@ -279,6 +286,7 @@ impl Analysis {
             }
         }
         let fname = |a: &u32| self.functions.get(a).map(|f| short(&f.name)).unwrap_or_else(|| format!("{a:#06x}"));
+        let _ = writeln!(s, "  function pointers: {}", self.pointer_source);
         for (addr, name, slots) in &self.vtables {
             let slots: Vec<String> = slots.iter().map(|(o, t)| format!("+{o} {}", fname(t))).collect();
             let _ = writeln!(s, "  vtable {name} at {addr:#06x}: {}", slots.join(", "));
@@ -375,9 +383,105 @@ pub fn demangle(name: &str) -> String {
     format!("{:#}", rustc_demangle::demangle(name))
 }
 
+/// The code addresses the ELF's relocations make (the firmware is linked
+/// with `-Wl,--emit-relocs`): which words of the data image and which
+/// `ldi` instructions hold a code address, whatever their values. Read
+/// from these, a function pointer is one by construction, not because its
+/// value happens to equal a function's word address (a FEN string's "pp"
+/// in `.data` once read as a pointer to `key_analyze` at 0x7070).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CodeRelocations {
+    /// Data address -> byte address of the code: the words relocated with
+    /// `R_AVR_16_PM` (`.word pm(f)`, `gs(f)`), LLVM's and avr-gcc's
+    /// function pointers in `.data`.
+    pub data: BTreeMap<u32, u32>,
+    /// Flash byte address of an `ldi` -> byte address of the code whose
+    /// word address it loads a byte of (`R_AVR_LO8/HI8_LDI_PM`, avr-gcc's
+    /// `_GS`): a function pointer made in code.
+    pub ldi: BTreeMap<u32, u32>,
+}
+
+/// Where the analysis takes the function pointers of `.data` and of the
+/// code from.
+#[derive(Clone, Copy, Debug)]
+pub enum Pointers<'a> {
+    /// The ELF's relocations: exact.
+    Relocated(&'a CodeRelocations),
+    /// Guessed from the values of words and `ldi` pairs (an ELF linked
+    /// without `--emit-relocs`), with the reason.
+    Guessed(&'a str),
+}
+
+/// The relocations of `elf` that make code addresses (see
+/// [`CodeRelocations`]), or why there are none to use: the ELF was linked
+/// without `--emit-relocs` (no relocation applies to its code), or one of
+/// them disagrees with the bytes it relocates (then none is trusted).
+pub fn read_code_relocations(elf: &[u8]) -> Result<CodeRelocations, String> {
+    use object::elf::{
+        R_AVR_16_PM, R_AVR_HI8_LDI_GS, R_AVR_HI8_LDI_PM, R_AVR_LO8_LDI_GS, R_AVR_LO8_LDI_PM, SHF_ALLOC, SHF_EXECINSTR,
+    };
+    use object::read::elf::ElfFile32;
+    use object::{LittleEndian, Object, ObjectSection, ObjectSymbol, RelocationFlags, RelocationTarget, SectionFlags};
+    const DATA_BASE: u64 = 0x80_0000;
+    let file = ElfFile32::<LittleEndian>::parse(elf).map_err(|e| format!("the ELF does not parse: {e}"))?;
+    let mut out = CodeRelocations::default();
+    let mut code_relocated = false;
+    for sec in file.sections() {
+        let flags = match sec.flags() {
+            SectionFlags::Elf { sh_flags } => sh_flags,
+            _ => 0,
+        };
+        if flags & SHF_ALLOC as u64 == 0 {
+            continue;
+        }
+        let (start, bytes) = (sec.address(), sec.data().unwrap_or(&[]));
+        for (at, r) in sec.relocations() {
+            code_relocated |= flags & SHF_EXECINSTR as u64 != 0;
+            let RelocationFlags::Elf { r_type } = r.flags() else { continue };
+            if ![R_AVR_16_PM, R_AVR_LO8_LDI_PM, R_AVR_HI8_LDI_PM, R_AVR_LO8_LDI_GS, R_AVR_HI8_LDI_GS].contains(&r_type) {
+                continue;
+            }
+            let RelocationTarget::Symbol(i) = r.target() else { continue };
+            let sym = file.symbol_by_index(i).map_err(|e| format!("relocation at {at:#x}: {e}"))?;
+            let target = (sym.address() as i64 + r.addend()) as u64;
+            let Some(off) = at.checked_sub(start).map(|o| o as usize).filter(|&o| o + 2 <= bytes.len()) else {
+                continue;
+            };
+            let word = u16::from_le_bytes([bytes[off], bytes[off + 1]]);
+            let expect = (target / 2) as u16;
+            // What the linker wrote there must be what the relocation says.
+            let (ok, written) = if r_type == R_AVR_16_PM {
+                (word == expect, word)
+            } else {
+                // `ldi`: 1110 KKKK dddd KKKK.
+                let k = ((word >> 4) & 0xF0) | (word & 0x0F);
+                let lo = matches!(r_type, R_AVR_LO8_LDI_PM | R_AVR_LO8_LDI_GS);
+                let byte = if lo { expect & 0xFF } else { expect >> 8 };
+                (word & 0xF000 == 0xE000 && k == byte, k)
+            };
+            if !ok {
+                return Err(format!(
+                    "the relocation (type {r_type}) at {at:#x} to {target:#x} disagrees with the image ({written:#06x})"
+                ));
+            }
+            if r_type == R_AVR_16_PM {
+                if (DATA_BASE..DATA_BASE + 0x1_0000).contains(&at) {
+                    out.data.insert((at - DATA_BASE) as u32, target as u32);
+                }
+            } else {
+                out.ldi.insert(at as u32, target as u32);
+            }
+        }
+    }
+    if !code_relocated {
+        return Err("the ELF carries no relocations (linked without -Wl,--emit-relocs)".into());
+    }
+    Ok(out)
+}
+
 /// Analyses a loaded program.
-pub fn analyse(program: &Program, decl: &Declarations) -> Analysis {
-    let cx = Context::new(program);
+pub fn analyse(program: &Program, pointers: Pointers, decl: &Declarations) -> Analysis {
+    let cx = Context::new(program, pointers);
     let mut functions: BTreeMap<u32, Function> = BTreeMap::new();
 
     // Roots: the reset vector and every vector that does not go to
@@ -556,6 +660,7 @@ pub fn analyse(program: &Program, decl: &Declarations) -> Analysis {
         vtables,
         loose_pointers,
         code_pointers: code_pointers.into_iter().collect(),
+        pointer_source: cx.pointer_source.clone(),
         recursion,
         cycles,
         total,
@@ -801,10 +906,15 @@ struct Context {
     loose_pointers: Vec<(u32, u32)>,
     /// Byte addresses of the sized flash objects (strings, tables).
     flash_objects: BTreeSet<u32>,
+    /// The ELF's code-address relocations, when it has them: then the
+    /// function pointers are those, else they are guessed from values.
+    relocs: Option<CodeRelocations>,
+    /// How the function pointers were found, for the report.
+    pointer_source: String,
 }
 
 impl Context {
-    fn new(program: &Program) -> Context {
+    fn new(program: &Program, pointers: Pointers) -> Context {
         let syms = &program.symbols;
         let mut entries = BTreeSet::new();
         let mut ranges = BTreeMap::new();
@@ -854,6 +964,14 @@ impl Context {
             vtables: Vec::new(),
             loose_pointers: Vec::new(),
             flash_objects,
+            relocs: match pointers {
+                Pointers::Relocated(r) => Some(r.clone()),
+                Pointers::Guessed(_) => None,
+            },
+            pointer_source: match pointers {
+                Pointers::Relocated(_) => "from the ELF's relocations (R_AVR_16_PM words, pm/gs ldi pairs)".to_string(),
+                Pointers::Guessed(why) => format!("guessed from the values of words and ldi pairs: {why}"),
+            },
         };
         // Count the vectors: JMP/RJMP slots of 4 bytes from 0.
         let mut n = 0;
@@ -879,9 +997,13 @@ impl Context {
     /// Every function pointer stored in the initial `.data` image (where
     /// LLVM puts the vtables on the AVR): a sized data object shaped like a
     /// Rust vtable (`drop_in_place` or 0, size, align, then one function
-    /// per method) gives its slots; any other 16-bit word, at any byte
-    /// offset, that is the word address of a function entry is a loose
-    /// pointer.
+    /// per method) gives its slots; any other function pointer is a loose
+    /// one. A function pointer is a word the ELF relocates as a code
+    /// address (`R_AVR_16_PM`) to a function entry when the ELF carries
+    /// its relocations; without them, any 16-bit word at any byte offset
+    /// that equals a function entry's word address (which also takes
+    /// strings and numbers whose value happens to match: a FEN's "pp" was
+    /// `key_analyze` at 0x7070, "BQ" `Game::decode`).
     fn find_function_pointers(&mut self, program: &Program) {
         let syms = &program.symbols;
         let Some(data) = syms.sections.iter().find(|s| s.space == Space::Data && s.name == ".data") else { return };
@@ -892,9 +1014,14 @@ impl Context {
             u16::from_le_bytes([image.get(off as usize).copied().unwrap_or(0), image.get(off as usize + 1).copied().unwrap_or(0)])
         };
         let (entries, inline) = (&self.entries, &self.inline);
-        let is_fn = |w: u16| {
-            let a = w as u32 * 2;
-            w != 0 && entries.contains(&a) && !inline.iter().any(|&(s, e)| a >= s && a < e)
+        let is_entry = |a: u32| entries.contains(&a) && !inline.iter().any(|&(s, e)| a >= s && a < e);
+        // The function a pointer at image offset `off` points to, if it is one.
+        let relocs = self.relocs.as_ref();
+        let fn_at = |off: u32| -> Option<u32> {
+            match relocs {
+                Some(r) => r.data.get(&(data.start + off)).copied().filter(|&a| is_entry(a)),
+                None => Some(word(off) as u32 * 2).filter(|&a| a != 0 && is_entry(a)),
+            }
         };
         let (mut vtables, mut loose) = (Vec::new(), Vec::new());
         let mut in_vtable: BTreeSet<u32> = BTreeSet::new(); // image offsets of vtable words
@@ -905,29 +1032,28 @@ impl Context {
             let off = sym.address - data.start;
             let words: Vec<u16> = (0..sym.size / 2).map(|i| word(off + 2 * i)).collect();
             let align = words[2];
-            let shaped = (words[0] == 0 || is_fn(words[0]))
+            let slot = |i: usize| fn_at(off + 2 * i as u32);
+            let shaped = (words[0] == 0 || slot(0).is_some())
                 && align.is_power_of_two()
                 && align <= 8
                 // 0: a method not callable on the trait object.
-                && words[3..].iter().all(|&w| w == 0 || is_fn(w))
-                && words[3..].iter().any(|&w| is_fn(w));
+                && (3..words.len()).all(|i| words[i] == 0 || slot(i).is_some())
+                && (3..words.len()).any(|i| slot(i).is_some());
             if !shaped || sym.size / 2 > 3 + 64 {
                 continue;
             }
             let mut slots = Vec::new();
-            for (i, &w) in words.iter().enumerate() {
-                if w == 0 || i == 1 || i == 2 {
-                    continue;
+            for i in (0..words.len()).filter(|&i| i != 1 && i != 2) {
+                if let Some(t) = slot(i) {
+                    slots.push(((2 * i) as u8, t));
+                    in_vtable.insert(off + 2 * i as u32);
                 }
-                slots.push(((2 * i) as u8, w as u32 * 2));
-                in_vtable.insert(off + 2 * i as u32);
             }
             vtables.push((sym.address, demangle(&sym.name), slots));
         }
         for off in 0..data.size.saturating_sub(1) {
-            let w = word(off);
-            if is_fn(w) && !in_vtable.contains(&off) {
-                loose.push((data.start + off, w as u32 * 2));
+            if let Some(t) = fn_at(off).filter(|_| !in_vtable.contains(&off)) {
+                loose.push((data.start + off, t));
             }
         }
         self.vtables = vtables;
@@ -999,6 +1125,10 @@ impl Context {
 enum Val {
     Unknown,
     Const(u8),
+    /// A byte of a code address's word address, loaded by an `ldi` the
+    /// ELF relocates as such (`pm_lo8(f)`, `pm_hi8(f)`, `gs`); only with
+    /// [`CodeRelocations`].
+    Code(u8),
     /// Low byte of (entry SP - n).
     SpLo(i32),
     /// High byte of (entry SP - n).
@@ -1197,7 +1327,8 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
                 succ.push(next_pc);
             }
             Instr::Ldi { d, k } => {
-                n.regs[d as usize] = Val::Const(k);
+                let code = cx.relocs.as_ref().is_some_and(|r| r.ldi.contains_key(&(pc * 2)));
+                n.regs[d as usize] = if code { Val::Code(k) } else { Val::Const(k) };
                 succ.push(next_pc);
             }
             Instr::Ldd { d, q, y } => {
@@ -1298,6 +1429,11 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
         // function pointer in code, but hands flash strings around often.
         // (A string's address equal to `main`'s word address made `main`
         // a target of every vtable call, and the bound unbounded.)
+        // With the ELF's relocations, the pair must have been loaded by
+        // `ldi`s relocated as a code address ([`Val::Code`]): a number
+        // that equals a function's word address is then never one, and a
+        // flash string's address (relocated as data, `lo8`) neither, so
+        // the flash-object rule is not needed.
         const ARGUMENTS: (u8, u8) = (8, 26);
         const RESULTS: (u8, u8) = (18, 26);
         let escaping: (u8, u8) = match instr {
@@ -1309,12 +1445,16 @@ fn analyse_function(cx: &Context, entry: u32) -> Function {
             Instr::Ret | Instr::Reti => RESULTS,
             _ => (0, 0),
         };
+        let relocated = cx.relocs.is_some();
         for p in (escaping.0..escaping.1).step_by(2) {
-            if let (Val::Const(l), Val::Const(h)) = (st.regs[p as usize], st.regs[p as usize + 1]) {
-                let a = u16::from_le_bytes([l, h]) as u32 * 2;
-                if a != 0 && cx.entries.contains(&a) && !cx.is_inline(a) && !cx.flash_objects.contains(&(a / 2)) {
-                    f.fn_constants.insert(a);
-                }
+            let a = match (st.regs[p as usize], st.regs[p as usize + 1]) {
+                (Val::Code(l), Val::Code(h)) if relocated => u16::from_le_bytes([l, h]) as u32 * 2,
+                (Val::Const(l), Val::Const(h)) if !relocated => u16::from_le_bytes([l, h]) as u32 * 2,
+                _ => continue,
+            };
+            let flash_object = !relocated && cx.flash_objects.contains(&(a / 2));
+            if a != 0 && cx.entries.contains(&a) && !cx.is_inline(a) && !flash_object {
+                f.fn_constants.insert(a);
             }
         }
         for s in succ {
@@ -1382,7 +1522,7 @@ fn z_slot(st: &State) -> Option<u8> {
 /// Z as a constant word address, converted to a byte address.
 fn z_const(st: &State) -> Option<u32> {
     match (st.regs[30], st.regs[31]) {
-        (Val::Const(l), Val::Const(h)) => Some(u16::from_le_bytes([l, h]) as u32 * 2),
+        (Val::Const(l) | Val::Code(l), Val::Const(h) | Val::Code(h)) => Some(u16::from_le_bytes([l, h]) as u32 * 2),
         _ => None,
     }
 }
@@ -1468,6 +1608,30 @@ mod tests {
         emulator::loader::elf::parse(&crate::ram::compile_c(name, src, extra)).unwrap()
     }
 
+    /// How the tests built without relocations take their function pointers.
+    const GUESSED: Pointers<'static> = Pointers::Guessed("a test build without -Wl,--emit-relocs");
+
+    /// The program built with `-Wl,--emit-relocs`, and its relocations.
+    fn compile_relocated(name: &str, src: &str, extra: &[&str]) -> (Program, CodeRelocations) {
+        let elf = crate::ram::compile_c(name, src, &[extra, &["-Wl,--emit-relocs"]].concat());
+        (emulator::loader::elf::parse(&elf).unwrap(), read_code_relocations(&elf).unwrap())
+    }
+
+    /// The program built without relocations (`false`: its pointers are
+    /// guessed) or with them, and its relocations when it has them.
+    fn build(name: &str, src: &str, extra: &[&str], relocated: bool) -> (Program, Option<CodeRelocations>) {
+        if relocated {
+            let (p, r) = compile_relocated(name, src, extra);
+            (p, Some(r))
+        } else {
+            (compile(name, src, extra), None)
+        }
+    }
+
+    fn pointers(r: &Option<CodeRelocations>) -> Pointers<'_> {
+        r.as_ref().map_or(GUESSED, Pointers::Relocated)
+    }
+
     /// Runs the program in the emulator to its final `cli; sleep` and
     /// returns the deepest stack it used.
     fn measured(p: &Program) -> u32 {
@@ -1508,7 +1672,7 @@ int main(void) { top(); cli(); sleep_cpu(); for (;;) {} }
     #[test]
     fn chain_of_frames_matches_hand_count_and_the_emulator() {
         let p = compile("chain", CHAIN, &["-DTOP=30"]);
-        let a = analyse(&p, &Declarations::default());
+        let a = analyse(&p, GUESSED, &Declarations::default());
         assert_eq!(a.total, Bound::Finite(74), "{}", a.report());
         let names: Vec<&str> = root(&a, 0).path.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(&names[names.len() - 4..], ["main", "top", "mid", "leaf"]);
@@ -1525,16 +1689,21 @@ int main(void) { top(); cli(); sleep_cpu(); for (;;) {} }
     #[test]
     fn subi_sbci_frames_and_call_prologues() {
         let p = compile("chain100", CHAIN, &["-DTOP=100"]);
-        let a = analyse(&p, &Declarations::default());
+        let a = analyse(&p, GUESSED, &Declarations::default());
         assert_eq!(a.total, Bound::Finite(144), "{}", a.report());
         assert_eq!(measured(&p), 144);
 
-        let p = compile("chain_cp", CHAIN, &["-DTOP=100", "-mcall-prologues"]);
-        let a = analyse(&p, &Declarations::default());
-        // top: `jmp __prologue_saves__+0x20` pushes r28/r29 only and
-        // allocates r26:r27 = 100; `__epilogue_restores__` undoes it.
-        assert_eq!(a.total, Bound::Finite(144), "{}", a.report());
-        assert_eq!(measured(&p), 144);
+        // With relocations, the resume address loaded into Z before the
+        // jump (`ldi r30,lo8(gs(.L1))`) is a code address ([`Val::Code`]):
+        // the `ijmp` back through it is still followed.
+        for relocated in [false, true] {
+            let (p, r) = build("chain_cp", CHAIN, &["-DTOP=100", "-mcall-prologues"], relocated);
+            let a = analyse(&p, pointers(&r), &Declarations::default());
+            // top: `jmp __prologue_saves__+0x20` pushes r28/r29 only and
+            // allocates r26:r27 = 100; `__epilogue_restores__` undoes it.
+            assert_eq!(a.total, Bound::Finite(144), "{}", a.report());
+            assert_eq!(measured(&p), 144);
+        }
     }
 
     /// The chain (144) plus TIMER0_COMPA: 2 bytes of return address, then
@@ -1544,7 +1713,7 @@ int main(void) { top(); cli(); sleep_cpu(); for (;;) {} }
     #[test]
     fn interrupt_handler_goes_on_top_of_the_main_path() {
         let p = compile("isr", CHAIN, &["-DTOP=100", "-DWITH_ISR"]);
-        let a = analyse(&p, &Declarations::default());
+        let a = analyse(&p, GUESSED, &Declarations::default());
         assert!(!a.nested_interrupts);
         assert_eq!(root(&a, 0).bound, Bound::Finite(144), "{}", a.report());
         assert_eq!(root(&a, 16).bound, Bound::Finite(33), "{}", a.report());
@@ -1558,7 +1727,7 @@ int main(void) { top(); cli(); sleep_cpu(); for (;;) {} }
     #[test]
     fn sei_in_a_handler_adds_every_handler() {
         let p = compile("nested", CHAIN, &["-DTOP=100", "-DWITH_ISR", "-DNESTED"]);
-        let a = analyse(&p, &Declarations::default());
+        let a = analyse(&p, GUESSED, &Declarations::default());
         assert!(a.nested_interrupts);
         assert_eq!(root(&a, 13).bound, Bound::Finite(6), "{}", a.report());
         assert_eq!(a.total, Bound::Finite(183), "{}", a.report());
@@ -1579,7 +1748,7 @@ int main(void) { sink = rec(4); cli(); sleep_cpu(); for (;;) {} }
     #[test]
     fn recursion_needs_a_declared_bound() {
         let p = compile("rec", RECURSIVE, &[]);
-        let a = analyse(&p, &Declarations::default());
+        let a = analyse(&p, GUESSED, &Declarations::default());
         match &a.total {
             Bound::Infinite(why) => assert!(why.contains("recursion through rec"), "{why}"),
             b => panic!("expected unbounded, got {b:?}"),
@@ -1587,13 +1756,13 @@ int main(void) { sink = rec(4); cli(); sleep_cpu(); for (;;) {} }
         assert_eq!(a.cycles, vec![vec!["rec".to_string()]]);
 
         let decl = Declarations::parse("recursion rec 5", "t").unwrap();
-        let a = analyse(&p, &decl);
+        let a = analyse(&p, GUESSED, &decl);
         assert_eq!(a.total, Bound::Finite(62), "{}", a.report());
         assert_eq!(measured(&p), 62);
         let path = &root(&a, 0).path;
         assert_eq!(path.iter().filter(|s| s.name == "rec").count(), 5);
 
-        let a = analyse(&p, &Declarations::parse("recursion rec 1", "t").unwrap());
+        let a = analyse(&p, GUESSED, &Declarations::parse("recursion rec 1", "t").unwrap());
         assert_eq!(a.total, Bound::Finite(2 + 2 + 10));
     }
 
@@ -1616,12 +1785,12 @@ int main(void) { dispatch(); handler = big; dispatch(); cli(); sleep_cpu(); for 
     #[test]
     fn indirect_calls_need_declared_targets() {
         let p = compile("indirect", INDIRECT, &[]);
-        let a = analyse(&p, &Declarations::default());
+        let a = analyse(&p, GUESSED, &Declarations::default());
         assert!(a.indirect_callers.iter().any(|n| n == "dispatch"), "{:?}", a.indirect_callers);
         assert!(matches!(&a.total, Bound::Infinite(why) if why.contains("through a pointer")), "{:?}", a.total);
 
         let decl = Declarations::parse("indirect dispatch -> small big", "t").unwrap();
-        let a = analyse(&p, &decl);
+        let a = analyse(&p, GUESSED, &decl);
         let dispatch = a.functions.values().find(|f| f.name == "dispatch").unwrap();
         assert_eq!(dispatch.sites, vec![Site { pc: 0x108, depth: 0, kind: EdgeKind::Tail, target: None, slot: None }]);
         assert_eq!(a.total, Bound::Finite(46), "{}", a.report());
@@ -1656,21 +1825,24 @@ int main(void) { call_first(); current = &B; call_first(); mid(); cli(); sleep_c
     /// vtables are found in `.data` and the call through `->first` (slot 6)
     /// reaches `small` and `big` only, never `huge` (slot 8), so the bound
     /// is the measured worst: call main 2 + call call_first 2 + 0 + big 42.
+    /// The same whether the pointers are guessed or read from relocations.
     #[test]
     fn vtable_slot_calls_resolve_to_that_slot_of_every_vtable() {
-        let p = compile("vtables", VTABLES, &[]);
-        let a = analyse(&p, &Declarations::default());
-        assert_eq!(a.vtables.len(), 2, "{}", a.report());
-        assert!(a.loose_pointers.is_empty(), "{}", a.report());
-        assert_eq!(a.indirect.len(), 1, "{}", a.report());
-        let i = &a.indirect[0];
-        assert_eq!(i.slot, Some(6), "{}", a.report());
-        assert!(!i.declared);
-        let mut names: Vec<&str> = i.targets.iter().map(|t| a.functions[t].name.as_str()).collect();
-        names.sort();
-        assert_eq!(names, ["big", "small"], "{}", a.report());
-        assert_eq!(a.total, Bound::Finite(46), "{}", a.report());
-        assert_eq!(measured(&p), 46);
+        for relocated in [false, true] {
+            let (p, r) = build("vtables", VTABLES, &[], relocated);
+            let a = analyse(&p, pointers(&r), &Declarations::default());
+            assert_eq!(a.vtables.len(), 2, "{}", a.report());
+            assert!(a.loose_pointers.is_empty(), "{}", a.report());
+            assert_eq!(a.indirect.len(), 1, "{}", a.report());
+            let i = &a.indirect[0];
+            assert_eq!(i.slot, Some(6), "{}", a.report());
+            assert!(!i.declared);
+            let mut names: Vec<&str> = i.targets.iter().map(|t| a.functions[t].name.as_str()).collect();
+            names.sort();
+            assert_eq!(names, ["big", "small"], "{}", a.report());
+            assert_eq!(a.total, Bound::Finite(46), "{}", a.report());
+            assert_eq!(measured(&p), 46);
+        }
     }
 
     const CODE_POINTERS: &str = r#"
@@ -1698,17 +1870,20 @@ int main(void) { peek(); fill(); call_first(); current = &R; call_first(); cli()
     /// made in code only when it leaves the registers (here stored by
     /// `fill`); read through with LPM (`peek`) it is a flash address, and
     /// `huge` stays out of the vtable-slot call's targets. The bound is
-    /// the measured worst, through `big`.
+    /// the measured worst, through `big`. With relocations both are
+    /// `gs()` pairs: the escape still decides.
     #[test]
     fn pointers_made_in_code_are_those_that_escape() {
-        let p = compile("code_pointers", CODE_POINTERS, &[]);
-        let a = analyse(&p, &Declarations::default());
-        let names: Vec<&str> = a.code_pointers.iter().map(|t| a.functions[t].name.as_str()).collect();
-        assert_eq!(names, ["big"], "{}", a.report());
-        let mut targets: Vec<&str> = a.indirect[0].targets.iter().map(|t| a.functions[t].name.as_str()).collect();
-        targets.sort();
-        assert_eq!(targets, ["big", "small"], "{}", a.report());
-        assert_eq!(a.total, Bound::Finite(measured(&p)), "{}", a.report());
+        for relocated in [false, true] {
+            let (p, r) = build("code_pointers", CODE_POINTERS, &[], relocated);
+            let a = analyse(&p, pointers(&r), &Declarations::default());
+            let names: Vec<&str> = a.code_pointers.iter().map(|t| a.functions[t].name.as_str()).collect();
+            assert_eq!(names, ["big"], "{}", a.report());
+            let mut targets: Vec<&str> = a.indirect[0].targets.iter().map(|t| a.functions[t].name.as_str()).collect();
+            targets.sort();
+            assert_eq!(targets, ["big", "small"], "{}", a.report());
+            assert_eq!(a.total, Bound::Finite(measured(&p)), "{}", a.report());
+        }
     }
 
     const ROOT_POINTER: &str = r#"
@@ -1735,11 +1910,119 @@ int main(void) { fill(); call_first(); cli(); sleep_cpu(); for (;;) {} }
     /// 0x1000 make every vtable call a call of `__init`).
     #[test]
     fn a_roots_address_made_in_code_is_not_a_pointer() {
-        let p = compile("root_pointer", ROOT_POINTER, &[]);
-        let a = analyse(&p, &Declarations::default());
-        assert!(a.code_pointers.is_empty(), "{}", a.report());
-        let targets: Vec<&str> = a.indirect[0].targets.iter().map(|t| a.functions[t].name.as_str()).collect();
-        assert_eq!(targets, ["small"], "{}", a.report());
-        assert_eq!(a.total, Bound::Finite(measured(&p)), "{}", a.report());
+        // With relocations `gs(__init)` is a real code address: still
+        // not a target, for the same reason.
+        for relocated in [false, true] {
+            let (p, r) = build("root_pointer", ROOT_POINTER, &[], relocated);
+            let a = analyse(&p, pointers(&r), &Declarations::default());
+            assert!(a.code_pointers.is_empty(), "{}", a.report());
+            let targets: Vec<&str> = a.indirect[0].targets.iter().map(|t| a.functions[t].name.as_str()).collect();
+            assert_eq!(targets, ["small"], "{}", a.report());
+            assert_eq!(a.total, Bound::Finite(measured(&p)), "{}", a.report());
+        }
+    }
+
+    const LOOKALIKES: &str = r#"
+#include <avr/io.h>
+#include <avr/interrupt.h>
+#include <avr/sleep.h>
+volatile unsigned char sink;
+volatile unsigned number;
+__attribute__((noinline)) void small(void) { volatile unsigned char b[3]; b[0] = 1; sink = b[0]; }
+__attribute__((noinline)) void big(void) { volatile unsigned char b[40]; b[0] = 1; sink = b[0]; }
+__attribute__((noinline)) void mid(void) { volatile unsigned char b[20]; b[0] = 1; sink = b[0]; }
+/* Never called: moves huge past 0x200, so both bytes of its word
+   address are non-zero. */
+__attribute__((noinline, used)) void filler(void) { __asm__ volatile(".rept 300\n nop\n .endr"); }
+__attribute__((noinline)) void huge(void) { volatile unsigned char b[90]; b[0] = 1; sink = b[0]; }
+struct vtable { void (*drop)(void); unsigned size, align; void (*first)(void); };
+const struct vtable A = { 0, 2, 1, small };
+/* Not vtable-shaped (align 3): its pointer to big is a loose one. */
+struct holder { unsigned a, b, c; void (*first)(void); } H = { 7, 7, 3, big };
+struct vtable R;
+const struct vtable *volatile current = &A;
+/* Bytes 1 and 2 spell huge's word address (LO, HI from a first build):
+   text in .data, not a pointer. */
+volatile unsigned char text[4] = { 'x', LO, HI, 'y' };
+__attribute__((noinline)) void call_first(void) { current->first(); }
+/* Stores a number equal to huge's word address, and makes a real
+   pointer to mid. */
+__attribute__((noinline)) void fill(void) { number = (HI << 8) | LO; R.first = mid; }
+int main(void) {
+    fill(); sink = text[0];
+    call_first(); current = (const struct vtable *)&H; call_first(); current = &R; call_first();
+    cli(); sleep_cpu(); for (;;) {}
+}
+"#;
+
+    /// A word of `.data` text and a number stored by code, both equal to
+    /// `huge`'s word address by construction (a first build finds the
+    /// address, the second spells it; the layout does not move). Guessed
+    /// from values, both read as pointers to `huge` and the vtable-slot
+    /// call reaches it: 2 + 2 + 92 = 96 B where the program uses 46. Read
+    /// from the ELF's relocations, neither is one, while the real
+    /// pointers still are: `big` in `H` (a loose `.data` pointer, R_AVR_16_PM)
+    /// and `mid` made in `fill` (`ldi` pair with pm/gs relocations); the
+    /// bound is the measured 2 + 2 + 0 + big 42 = 46.
+    #[test]
+    fn values_that_spell_a_function_address_are_not_pointers_with_relocations() {
+        let first = compile("lookalikes0", LOOKALIKES, &["-DLO=1", "-DHI=1"]);
+        let huge = first.symbols.lookup("huge").unwrap().address;
+        let (lo, hi) = ((huge / 2) & 0xFF, (huge / 2) >> 8);
+        assert!(lo != 0 && hi != 0, "huge at {huge:#x}: the filler no longer moves it far enough");
+        let defs = [format!("-DLO={lo}"), format!("-DHI={hi}")];
+        let defs: Vec<&str> = defs.iter().map(String::as_str).collect();
+        let name = |a: &Analysis, t: &u32| a.functions.get(t).map(|f| f.name.clone()).unwrap_or_default();
+        let text = |p: &Program| p.symbols.lookup("text").unwrap().address;
+        let holder = |p: &Program| p.symbols.lookup("H").unwrap().address;
+
+        // Guessed (the heuristic kept for ELFs without relocations): fooled.
+        let p = compile("lookalikes", LOOKALIKES, &defs);
+        assert_eq!(p.symbols.lookup("huge").unwrap().address, huge, "the layout moved between the builds");
+        let a = analyse(&p, GUESSED, &Declarations::default());
+        assert!(a.pointer_source.starts_with("guessed"), "{}", a.pointer_source);
+        assert!(a.loose_pointers.contains(&(text(&p) + 1, huge)), "{}", a.report());
+        assert!(a.code_pointers.contains(&huge), "{}", a.report());
+        assert_eq!(a.total, Bound::Finite(96), "{}", a.report());
+
+        // From the relocations: exact.
+        let (p, relocs) = compile_relocated("lookalikes_relocs", LOOKALIKES, &defs);
+        assert_eq!(p.symbols.lookup("huge").unwrap().address, huge, "the layout moved between the builds");
+        let a = analyse(&p, Pointers::Relocated(&relocs), &Declarations::default());
+        assert!(a.pointer_source.starts_with("from the ELF's relocations"), "{}", a.pointer_source);
+        let loose: Vec<(u32, String)> = a.loose_pointers.iter().map(|(at, t)| (*at, name(&a, t))).collect();
+        assert_eq!(loose, [(holder(&p) + 6, "big".to_string())], "{}", a.report());
+        let made: Vec<String> = a.code_pointers.iter().map(|t| name(&a, t)).collect();
+        assert_eq!(made, ["mid"], "{}", a.report());
+        let mut targets: Vec<String> = a.indirect[0].targets.iter().map(|t| name(&a, t)).collect();
+        targets.sort();
+        assert_eq!(targets, ["big", "mid", "small"], "{}", a.report());
+        assert_eq!(a.total, Bound::Finite(46), "{}", a.report());
+        assert_eq!(measured(&p), 46);
+    }
+
+    /// An ELF linked without `--emit-relocs` has none to read: the
+    /// analysis falls back to guessing and says so.
+    #[test]
+    fn without_relocations_the_pointers_are_guessed() {
+        let elf = crate::ram::compile_c("no_relocs", VTABLES, &[]);
+        let why = read_code_relocations(&elf).unwrap_err();
+        assert!(why.contains("--emit-relocs"), "{why}");
+        let elf = crate::ram::compile_c("relocs", VTABLES, &["-Wl,--emit-relocs"]);
+        let r = read_code_relocations(&elf).unwrap();
+        // A's `small` and `huge`, B's `big` and `huge`: four words.
+        assert_eq!(r.data.len(), 4, "{r:?}");
+
+        // A relocated word that does not hold what its relocation says
+        // (here changed by hand): no relocation is trusted.
+        use object::{Object, ObjectSection};
+        let data = object::read::elf::ElfFile32::<object::LittleEndian>::parse(&*elf).unwrap();
+        let section = data.section_by_name(".data").unwrap();
+        let (file_at, _) = section.file_range().unwrap();
+        let first = *r.data.keys().next().unwrap() - (section.address() - 0x80_0000) as u32;
+        let mut bad = elf.clone();
+        bad[(file_at + first as u64) as usize] ^= 1;
+        let why = read_code_relocations(&bad).unwrap_err();
+        assert!(why.contains("disagrees"), "{why}");
     }
 }
