@@ -1604,10 +1604,14 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
     // white and black pawns, r20/r21 the last file's, r22/r23 the next
     // file's; r17 the file's bit, r16 and r15 white's and black's passed
     // files; r26 and r27 masks, r0 scratch; the score in r25:r24. The
-    // walk reads only the 16 bytes of `pawn_files` (`[[u8; 8]; 2]`:
-    // black's files follow white's), never beyond: the last file's next
-    // ones are not read; the position's address is its end less 8 and the
-    // files' offset.
+    // walk reads the 16 bytes of `pawn_files` (`[[u8; 8]; 2]`: black's
+    // files follow white's) and, for the last file's next ones (cleared
+    // after their loads: the step's loop branch tests the file's bit
+    // after them, and reached the loop's start by a jump: the isolated
+    // pawns out of line, the miss's set-up before them, -0.035%, +4 B),
+    // black's first and the byte after them (`pawn_key`'s, within the
+    // `repr(C)` position); the position's address is its end less 8 and
+    // the files' offset.
     // The prelude: r17:r16 the sum (the entry's score, the incremental
     // score and the tempo), r9:r8 the entry's score, r14 and r15 its
     // passed files, r26 and r27 the officers' units, r12 and r13 the pawn
@@ -1733,8 +1737,8 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "    rjmp 66f",
             // Far jumps of the entry's miss and the passed pawns (their
             // tests' other outcomes fall through).
-            "198: rjmp 200f",
             "197: rjmp 120f",
+            "198: rjmp 200f",
             // A side without pawns: weak with at most a minor piece.
             "180: tst r12",
             "    brne 1f",
@@ -2378,6 +2382,33 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "    subi r16, lo8({n500})",
             "    sbci r17, hi8({n500})",
             "154: rjmp 133b",
+            // A miss: the key stored, the entry (after it), the engine's
+            // fields and the bounds kept in r9:r8, r11:r10, r13:r12, r14
+            // and the stack while the files are walked (Z from the
+            // position's white files; the side read again after it;
+            // the walk by a jump: its loop's own branches reach it).
+            "200: movw r8, r26",
+            "    st -X, r17",
+            "    st -X, r16",
+            "    movw r10, r30",
+            "    movw r12, r20",
+            "    mov r14, r22",
+            "    push r23",
+            "    movw r30, r24",
+            "    subi r30, lo8(-({pf}))",
+            "    sbci r31, hi8(-({pf}))",
+            "    clr r24",
+            "    clr r25",
+            "    clr r16",
+            "    clr r15",
+            "    ldi r17, 1",
+            "    clr r20",
+            "    clr r21",
+            "    ld r18, Z+",
+            "    ldd r19, Z+7",
+            "    ld r22, Z+",
+            "    ldd r23, Z+7",
+            "    rjmp 201f",
             // A white file of two pawns or more (out of line): the
             // doubled ones, then the isolated and the connected counted.
             "211: subi r24, lo8({doubled})",
@@ -2401,42 +2432,7 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "    and r27, r0",
             "    brne 216b",
             "208: rjmp 217f",
-            // A miss: the key stored, the entry (after it), the engine's
-            // fields and the bounds kept in r9:r8, r11:r10, r13:r12, r14
-            // and the stack while the files are walked (Z from the
-            // position's white files; the side read again after it).
-            "200: movw r8, r26",
-            "    st -X, r17",
-            "    st -X, r16",
-            "    movw r10, r30",
-            "    movw r12, r20",
-            "    mov r14, r22",
-            "    push r23",
-            "    movw r30, r24",
-            "    subi r30, lo8(-({pf}))",
-            "    sbci r31, hi8(-({pf}))",
-            "    clr r24",
-            "    clr r25",
-            "    clr r16",
-            "    clr r15",
-            "    ldi r17, 1",
-            "    clr r20",
-            "    clr r21",
-            "    ld r18, Z+",
-            "    ldd r19, Z+7",
-            "    ld r22, Z+",
-            "    ldd r23, Z+7",
-            // White: a file of one pawn here (two or more out of line).
-            "201:  tst r18",
-            "    breq 220f",
-            "    mov r26, r18",
-            "    dec r26",
-            "    and r26, r18",
-            "    brne 211b",
-            // Isolated: each pawn, more on a file without black pawns.
-            "    mov r26, r20",
-            "    or r26, r22",
-            "    brne 215f",
+            // (An isolated white pawn, out of line: most are connected.)
             "209: mov r27, r18",
             "    tst r19",
             "    brne 214f",
@@ -2454,6 +2450,17 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "    and r27, r0",
             "    brne 214b",
             "    rjmp 217f",
+            // White: a file of one pawn here (two or more out of line).
+            "201:  tst r18",
+            "    breq 220f",
+            "    mov r26, r18",
+            "    dec r26",
+            "    and r26, r18",
+            "    brne 211b",
+            // Isolated: each pawn, more on a file without black pawns.
+            "    mov r26, r20",
+            "    or r26, r22",
+            "    breq 209b",
             // Connected: beside a pawn of a next file or guarded by one
             // (the file's one pawn).
             "215: mov r27, r26",
@@ -2482,24 +2489,7 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "    brne 222f",
             "    mov r26, r21",
             "    or r26, r23",
-            "    brne 226f",
-            "229: mov r27, r19",
-            "    tst r18",
-            "    brne 225f",
-            "224: subi r24, lo8({niso_open})",
-            "    sbci r25, hi8({niso_open})",
-            "    mov r0, r27",
-            "    dec r0",
-            "    and r27, r0",
-            "    brne 224b",
-            "    rjmp 228f",
-            "225: subi r24, lo8({niso})",
-            "    sbci r25, hi8({niso})",
-            "    mov r0, r27",
-            "    dec r0",
-            "    and r27, r0",
-            "    brne 225b",
-            "    rjmp 228f",
+            "    breq 229f",
             "226: mov r27, r26",
             "    lsr r27",
             "    or r27, r26",
@@ -2524,13 +2514,31 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "    breq 240f",
             "    movw r20, r18",
             "    movw r18, r22",
-            "    brmi 231f",
             "    ld r22, Z+",
             "    ldd r23, Z+7",
-            "    rjmp 201b",
-            "231: clr r22",
+            "    brpl 201b",
+            "    clr r22",
             "    clr r23",
+            "    sbiw r30, 1",
             "    rjmp 201b",
+            // (An isolated black pawn, out of line.)
+            "229: mov r27, r19",
+            "    tst r18",
+            "    brne 225f",
+            "224: subi r24, lo8({niso_open})",
+            "    sbci r25, hi8({niso_open})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 224b",
+            "    rjmp 228b",
+            "225: subi r24, lo8({niso})",
+            "    sbci r25, hi8({niso})",
+            "    mov r0, r27",
+            "    dec r0",
+            "    and r27, r0",
+            "    brne 225b",
+            "    rjmp 228b",
             // A black file of two pawns or more (as white's).
             "222: subi r24, lo8({ndoubled})",
             "    sbci r25, hi8({ndoubled})",
