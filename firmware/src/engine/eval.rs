@@ -974,10 +974,10 @@ impl Engine {
     /// compiler kept the material and flags in saved registers and tested
     /// them apart), `alpha` and `beta` the bounds of its window
     /// ([`Engine::evaluate`]'s); a bare king's answer finished by
-    /// [`bare_king_avr`], called from the block (the block's flags tested
-    /// after it were 4 cycles an evaluation: `bench engine` -0.045%, +8 B;
-    /// out of line: 0.3% more cycles in the KBNK bench for 0.03% fewer
-    /// here).
+    /// the block around a call of [`mating_avr`], its sum and flags in the
+    /// block's saved registers (the block's flags were tested after it, 4
+    /// cycles an evaluation: `bench engine` -0.045%, KBNK bench -0.12%;
+    /// a C-ABI `bare_king` of its own frame was KBNK +0.4%).
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     fn evaluate_fully(&mut self, pos: &Position, alpha: i16, beta: i16) -> i16 {
@@ -1058,33 +1058,15 @@ fn evaluation(pos: &Position, ctx: &EvalCtx, psq: i16, npm: [u8; 2], pawns: [u8;
     scan_and_scale(pos, npm, total, flags)
 }
 
-/// [`evaluation`]'s bare-king case on the AVR ([`full_scan`]'s call
-/// with [`BARE_KING`] in `flags`, `sum` the incremental score with the
-/// tempo): rare. The strong side is the one not weak (the
-/// weak one has no officers), and [`scale_draw`]'s tests are the flags'.
+/// [`mating`] as [`full_scan`]'s block calls it for [`evaluation`]'s
+/// bare-king case (rare; the strong side the one not weak, the weak one
+/// has no officers; the block adds the sum with the tempo, scales it by
+/// the flags as [`scale_draw`] and signs it). The C ABI: the position in
+/// r25:r24, the engine in r23:r22, the strong side in r20; the answer
+/// in r25:r24.
 #[cfg(target_arch = "avr")]
-#[inline(always)]
-fn bare_king(pos: &Position, ctx: &EvalCtx, sum: i16, flags: u8) -> i16 {
-    let strong = if flags & WHITE_WEAK != 0 { 1 } else { 0 };
-    let s = sum + mating(pos, ctx, strong);
-    let s = if s > 0 && flags & WHITE_WEAK != 0 || s < 0 && flags & BLACK_WEAK != 0 {
-        s >> 3
-    } else {
-        s
-    };
-    if flags & BLACK_TO_MOVE != 0 {
-        -s
-    } else {
-        s
-    }
-}
-
-/// [`bare_king`] as [`full_scan`]'s block calls it (the C ABI: the
-/// position in r25:r24, the engine in r23:r22, the sum in r21:r20, the
-/// flags in r18; the answer in r25:r24).
-#[cfg(target_arch = "avr")]
-extern "C" fn bare_king_avr(pos: &Position, engine: &Engine, sum: i16, flags: u8) -> i16 {
-    bare_king(pos, &engine.ctx, sum, flags)
+extern "C" fn mating_avr(pos: &Position, engine: &Engine, strong: u8) -> i16 {
+    mating(pos, &engine.ctx, strong as usize)
 }
 
 /// [`scan_and_scale`]'s flags: which side cannot win ([`scale_draw`]:
@@ -1168,10 +1150,6 @@ fn weak_flags(npm: [u8; 2], pawns: [u8; 2], side: Color, psq: i16) -> (u8, i16) 
 const WHITE_WEAK: u8 = 0x10;
 const BLACK_WEAK: u8 = 0x20;
 const BLACK_TO_MOVE: u8 = 0x40;
-/// [`full_scan`]'s flag for a bare king ([`evaluation`]'s mating case),
-/// passed on to [`bare_king_avr`].
-#[cfg(target_arch = "avr")]
-const BARE_KING: u8 = 0x80;
 /// The AVR's [`scan_and_scale`] flags: white's (black's) king shield is
 /// scored, the enemy having 12 units of officers or more.
 #[cfg(target_arch = "avr")]
@@ -1575,6 +1553,7 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
     };
     const {
         assert!(!MOBILITY && WHITE_SHIELD == 0x02 && BLACK_SHIELD == 0x04 && BLACK_TO_MOVE == 0x40);
+        assert!(WHITE_WEAK == 0x10 && BLACK_WEAK == 0x20);
         assert!(BISHOP & 8 == 0 && (BISHOP + BLACK_OFFSET) & 8 != 0 && BLACK_OFFSET == 6);
         assert!(PASSED_BLACK == 1 && PASSED_ENDGAME == 2 && PASSED_BARE == 4 && PASSED_DEFENDER_TO_MOVE == 8);
         assert!(w!(PASSED_THEIR_KING) == 4 && w!(PASSED_OWN_KING) == 2);
@@ -1763,14 +1742,7 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "    brne 2b",
             "    cpi r26, 5",
             "    brlo 2b",
-            "8:  ori r18, {bare}",
-            "    subi r30, lo8({low})",
-            "    sbci r31, hi8({low})",
-            "    movw r22, r30",
-            "    movw r20, r16",
-            "    call {bk}",
-            "    movw r16, r24",
-            "    rjmp 66f",
+            "8:  rjmp 244f",
             // The scan: the slot layouts (Z the engine's fields), black's
             // kept on the stack meanwhile.
             "118: subi r30, lo8({lay})",
@@ -2580,6 +2552,40 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "    movw r24, r26",
             "    movw r20, r12",
             "    rjmp 199b",
+            // A bare king (out of line): [`evaluation`]'s case by hand around [`mating_avr`]'s call: the sum
+            // and the flags kept in saved registers (r17:r16, r12; the
+            // call's own frame was 0.4% of the KBNK bench).
+            "244: subi r30, lo8({low})",
+            "    sbci r31, hi8({low})",
+            "    movw r22, r30",
+            "    mov r12, r18",
+            "    ldi r20, 0",
+            "    sbrc r18, 4",
+            "    ldi r20, 1",
+            "    call {bk}",
+            "    add r16, r24",
+            "    adc r17, r25",
+            "    brmi 241f",
+            "    mov r0, r16",
+            "    or r0, r17",
+            "    breq 243f",
+            "    sbrc r12, 4",
+            "    rjmp 242f",
+            "    rjmp 243f",
+            "241: sbrs r12, 5",
+            "    rjmp 243f",
+            "242: asr r17",
+            "    ror r16",
+            "    asr r17",
+            "    ror r16",
+            "    asr r17",
+            "    ror r16",
+            "243: sbrs r12, 6",
+            "    rjmp 66f",
+            "    neg r17",
+            "    neg r16",
+            "    sbc r17, r1",
+            "    rjmp 66f",
             // Scaled towards a draw when the side ahead cannot win (r12
             // bit 3 white, bit 4 black): the sum back to white's point of
             // view, then negated when black is to move (bit 5).
@@ -2640,8 +2646,7 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             ws = const WHITE_SHIELD,
             bs = const BLACK_SHIELD,
             btm = const BLACK_TO_MOVE,
-            bare = const BARE_KING,
-            bk = sym bare_king_avr,
+            bk = sym mating_avr,
             ntempo = const 0u16.wrapping_sub(TEMPO as u16),
             tempo2 = const 2 * TEMPO as u16,
             mg = sym PASSED_MG,
