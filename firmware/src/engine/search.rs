@@ -207,6 +207,11 @@ struct Searcher<'a, H: SearchHost + ?Sized> {
     /// [`CI_GIVES_CHECK`] where checks are extended, 0 against a bare king
     /// (see [`Searcher::child_info`]).
     checks: u8,
+    /// 3 x the iteration: the ply from which [`Searcher::child_info`]
+    /// extends no move, set with the iteration (not multiplied on every
+    /// move made, the engine's iteration loaded by each caller: `bench
+    /// engine` 232,161,256 -> 231,825,227 cycles, -0.14%, +8 B).
+    ext_limit: u8,
 }
 
 /// Entry point of [`Engine::search`].
@@ -262,6 +267,7 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
         poll: POLL_NODES,
         root_score: 0,
         checks: if bare_king { 0 } else { CI_GIVES_CHECK },
+        ext_limit: 0,
     };
     s.iterate(&capped)
 }
@@ -303,6 +309,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let mut failed_high = false;
         for depth in 1..=max_depth {
             self.e.iteration = depth;
+            self.ext_limit = 3 * depth;
             let (alpha, beta) = if depth == 1 || old.abs() > MATE_BOUND {
                 (-INFINITE, INFINITE)
             } else if failed_high {
@@ -789,7 +796,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         } else if pawn && rr >= 5 {
             f |= PREV_THREAT;
         }
-        let ext: u8 = if ply >= 3 * self.e.iteration {
+        let ext: u8 = if ply >= self.ext_limit {
             0
         } else if extra & CI_GIVES_CHECK != 0 {
             // Every check, the sacrifices too: leaving out the quiet checks
@@ -820,7 +827,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let side = self.pos.side_to_move();
         let king = self.pos.king_square(side);
         let code = self.pos.code_on(to);
-        let lim = 3 * self.e.iteration;
+        let lim = self.ext_limit;
         let info: u16;
         // SAFETY: registers only; r1 stays zero, no memory touched.
         unsafe {
