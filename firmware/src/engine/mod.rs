@@ -234,7 +234,6 @@ pub struct Engine {
     pub(crate) nodes: u32,
     pub(crate) seldepth: u8,
     pub(crate) iteration: u8,
-    pub(crate) stopped: bool,
     pub(crate) clock: time::Clock,
     /// Enables late-move reductions (on by default; off for measurements).
     pub lmr: bool,
@@ -263,7 +262,6 @@ impl Engine {
             nodes: 0,
             seldepth: 0,
             iteration: 0,
-            stopped: false,
             clock: time::Clock::new(),
             lmr: true,
             null_move: true,

@@ -212,6 +212,10 @@ struct Searcher<'a, H: SearchHost + ?Sized> {
     /// move made, the engine's iteration loaded by each caller: `bench
     /// engine` 232,161,256 -> 231,825,227 cycles, -0.14%, +8 B).
     ext_limit: u8,
+    /// The search was told to stop ([`Searcher::poll_host`]): here, read
+    /// after every child, one pointer nearer than in the engine (`bench
+    /// engine` 231,825,227 -> 231,785,199 cycles, -0.02%, 44 B less).
+    stopped: bool,
 }
 
 /// Entry point of [`Engine::search`].
@@ -223,7 +227,6 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
 ) -> SearchResult {
     let now = host.now_ms();
     e.nodes = 0;
-    e.stopped = false;
     e.seldepth = 0;
     e.ctx = EvalCtx::from_position(pos);
     let (psq, npm, pawns) = incremental_from_scratch(&e.ctx, pos);
@@ -268,6 +271,7 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
         root_score: 0,
         checks: if bare_king { 0 } else { CI_GIVES_CHECK },
         ext_limit: 0,
+        stopped: false,
     };
     s.iterate(&capped)
 }
@@ -319,10 +323,10 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             };
             let mut v = self.root(depth as i8, alpha, beta, old);
             failed_high = v >= beta;
-            if !self.e.stopped && v <= alpha {
+            if !self.stopped && v <= alpha {
                 v = self.root(depth as i8, -INFINITE, INFINITE, old);
             }
-            if self.e.stopped {
+            if self.stopped {
                 // Keep what the unfinished iteration proved at the root.
                 if self.root_score > score && !self.root_best.is_none() {
                     score = self.root_score;
@@ -354,7 +358,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         }
         // Analysis and pondering never answer before being told to.
         if limits.infinite || self.e.clock.pondering {
-            while !self.e.stopped {
+            while !self.stopped {
                 if self.host.stop_requested() {
                     break;
                 }
@@ -416,11 +420,11 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     /// bound by 34: there [`Searcher::tick_full`].)
     #[inline(always)]
     fn tick(&mut self) -> bool {
-        debug_assert!(!self.e.stopped);
+        debug_assert!(!self.stopped);
         self.poll -= 1;
         if self.poll == 0 {
             self.poll_host();
-            return self.e.stopped;
+            return self.stopped;
         }
         false
     }
@@ -432,7 +436,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         if self.poll == 0 {
             self.poll_host();
         }
-        self.e.stopped
+        self.stopped
     }
 
     /// The nodes searched so far (`Engine::nodes` counts those up to the
@@ -451,11 +455,11 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         // One clock reading for the host's poll and the deadlines.
         let now = self.host.now_ms();
         if self.host.poll(now) {
-            self.e.stopped = true;
+            self.stopped = true;
             return;
         }
         if self.max_nodes != 0 && self.e.nodes >= self.max_nodes {
-            self.e.stopped = true;
+            self.stopped = true;
             return;
         }
         if self.e.clock.pondering {
@@ -465,7 +469,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             return;
         }
         if self.e.clock.hard_exceeded(now) {
-            self.e.stopped = true;
+            self.stopped = true;
         }
     }
 
@@ -656,13 +660,13 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             let mut open = n == 1;
             let v = loop {
                 let v = -self.search(1, nd, if open { -beta } else { -alpha - 1 }, -alpha, gives_check, flags);
-                if open || v <= alpha || self.e.stopped || bound {
+                if open || v <= alpha || self.stopped || bound {
                     break v;
                 }
                 open = true;
             };
             self.unmake(0, m);
-            if self.e.stopped {
+            if self.stopped {
                 break;
             }
             if v > best {
@@ -1032,7 +1036,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             let undo = self.pos.make_null_move();
             let v = -self.child(ply + 1, depth - 4, -beta, -beta + 1, false, NULL_LINE | PREV_NULL);
             self.pos.unmake_null_move(&undo);
-            if self.e.stopped {
+            if self.stopped {
                 return Some(0);
             }
             if v >= beta {
@@ -1202,7 +1206,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             self.nest += 1;
             let _ = self.search(ply, depth - 2, alpha, beta, in_check, flags);
             self.nest -= 1;
-            if self.e.stopped {
+            if self.stopped {
                 return 0;
             }
             if self.e.pv_len[p] > 0 {
@@ -1330,15 +1334,15 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                     0
                 };
                 v = -self.child(ply + 1, nd - r, -alpha - 1, -alpha, gives_check, cf);
-                if r > 0 && v > alpha && !self.e.stopped {
+                if r > 0 && v > alpha && !self.stopped {
                     v = -self.search(ply + 1, nd, -alpha - 1, -alpha, gives_check, cf);
                 }
-                if nf & N_PV != 0 && v > alpha && v < beta && !self.e.stopped {
+                if nf & N_PV != 0 && v > alpha && v < beta && !self.stopped {
                     v = -self.child(ply + 1, nd, -beta, -alpha, gives_check, cf);
                 }
             }
             self.unmake_in(ply, m);
-            if self.e.stopped {
+            if self.stopped {
                 return 0;
             }
             let r = self.improve(ply, m, v, stage, quiet);
@@ -1517,7 +1521,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             debug_assert!(stage != Stage::Checks || gives_check);
             let v = -self.q_head(ply + 1, -beta, -alpha, gives_check as u8);
             self.unmake(ply, m);
-            if self.e.stopped {
+            if self.stopped {
                 return 0;
             }
             if v > best {
