@@ -232,7 +232,6 @@ pub struct Engine {
     /// Pawn-structure cache, indexed by the low bits of the pawn key.
     pub(crate) pawn_cache: [eval::PawnInfo; eval::PAWN_CACHE],
     pub(crate) nodes: u32,
-    pub(crate) seldepth: u8,
     pub(crate) iteration: u8,
     pub(crate) clock: time::Clock,
     /// Enables late-move reductions (on by default; off for measurements).
@@ -260,7 +259,6 @@ impl Engine {
             scan_window: eval::NO_SCAN_WINDOW,
             pawn_cache: [eval::PawnInfo::EMPTY; eval::PAWN_CACHE],
             nodes: 0,
-            seldepth: 0,
             iteration: 0,
             clock: time::Clock::new(),
             lmr: true,

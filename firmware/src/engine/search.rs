@@ -216,6 +216,10 @@ struct Searcher<'a, H: SearchHost + ?Sized> {
     /// after every child, one pointer nearer than in the engine (`bench
     /// engine` 231,825,227 -> 231,785,199 cycles, -0.02%, 44 B less).
     stopped: bool,
+    /// The deepest ply reached: here, tested at every quiescence node, one
+    /// pointer nearer than in the engine (`bench engine` 231,785,199 ->
+    /// 231,681,236 cycles, -0.04%, 4 B less).
+    seldepth: u8,
 }
 
 /// Entry point of [`Engine::search`].
@@ -227,7 +231,6 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
 ) -> SearchResult {
     let now = host.now_ms();
     e.nodes = 0;
-    e.seldepth = 0;
     e.ctx = EvalCtx::from_position(pos);
     let (psq, npm, pawns) = incremental_from_scratch(&e.ctx, pos);
     e.psq = psq;
@@ -272,6 +275,7 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
         checks: if bare_king { 0 } else { CI_GIVES_CHECK },
         ext_limit: 0,
         stopped: false,
+        seldepth: 0,
     };
     s.iterate(&capped)
 }
@@ -397,7 +401,7 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         let n = (self.e.pv_len[0] as usize).min(PV_LEN);
         let info = SearchInfo {
             depth,
-            seldepth: self.e.seldepth,
+            seldepth: self.seldepth,
             score: Score::from_internal(score),
             nodes: self.nodes(),
             elapsed_ms: self.e.clock.elapsed(now),
@@ -1419,8 +1423,8 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         if mode & Q_CHECKS != 0 && p < PV_LEN {
             self.e.pv_len[p] = 0;
         }
-        if ply > self.e.seldepth {
-            self.e.seldepth = ply;
+        if ply > self.seldepth {
+            self.seldepth = ply;
         }
         // (Bytes: both are below MAX_PLY.)
         if ply + self.nest >= MAX_PLY as u8 - 1 {
