@@ -152,7 +152,9 @@ impl Player {
             return Action::Stop;
         }
         self.more -= 1;
-        self.pos += 1;
+        // Wraps from `prime`'s one before a sound's first note (255 when it
+        // is note 0).
+        self.pos = self.pos.wrapping_add(1);
         let note = NOTES.get(self.pos as usize);
         self.left = note.ticks;
         Action::Play(note)
