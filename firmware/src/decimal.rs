@@ -14,8 +14,7 @@ crate::progmem! {
 
 /// Decimal digits of `n` right-aligned in `out`; returns how many.
 ///
-/// Each digit by subtracting its power of ten (as `fen::Writer::number`
-/// does): 48 B less (the table's 36 included) than a quotient and a
+/// Each digit by subtracting its power of ten: 48 B less (the table's 36 included) than a quotient and a
 /// remainder of a `__udivmodsi4` call a digit, and no slower (at most 9
 /// subtractions a digit).
 #[inline(never)]

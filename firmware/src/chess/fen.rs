@@ -58,8 +58,6 @@ crate::progmem! {
     static HOME_RANK: [u8; 8] = [ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK];
     /// Order in which men are entered in the piece lists (king must be first).
     static LIST_ORDER: [u8; 6] = [KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN];
-    /// The digits' values of a `u16` above the units, for [`Writer::number`].
-    static POWERS_OF_TEN: [u16; 4] = [10_000, 1_000, 100, 10];
 }
 
 /// Parses a decimal number without sign of at most six digits; `u32::MAX`
@@ -368,23 +366,13 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// `value` in decimal, by subtracting powers of ten: no digit buffer and
-    /// no bounds check (flash; the two FEN counters are cold).
+    /// `value` in decimal, by the shared formatter.
     fn number(&mut self, value: u16) {
-        let mut n = value;
-        for i in 0..4u8 {
-            let p = POWERS_OF_TEN.get(i as usize);
-            let mut d = b'0';
-            while n >= p {
-                n -= p;
-                d += 1;
-            }
-            // No leading zeros: a digit is written where `value` reaches it.
-            if value >= p {
-                self.put(d);
-            }
+        let mut digits = [0u8; 10];
+        let len = crate::decimal::format_u32(value as u32, &mut digits);
+        for &d in digits.iter().skip(10 - len) {
+            self.put(d);
         }
-        self.put(b'0' + n as u8);
     }
 
     /// The first three fields and a space ("rnbqkbnr/.../RNBQKBNR w KQkq ")
