@@ -104,7 +104,8 @@ pub struct Args {
     #[arg(long)]
     defender_cmd: Option<String>,
     /// Play these positions (FEN, the strong side to move) instead of
-    /// random ones, each under the first of `--endings`
+    /// random ones, each under the ending its men make (`--endings` is
+    /// then not used)
     #[arg(long)]
     fen: Vec<String>,
     /// Print every move of the strong side: the search's depth, score and
@@ -197,6 +198,28 @@ fn random_position(ending: Ending, strong: Color, rng: &mut SplitMix) -> String 
 fn parse(fen: &str) -> std::result::Result<Chess, String> {
     let f: Fen = fen.parse().map_err(|e| format!("bad FEN {fen}: {e}"))?;
     f.into_position(CastlingMode::Standard).map_err(|e| format!("illegal position {fen}: {e}"))
+}
+
+/// The ending a `--fen` position is: a legal position of a bare king
+/// against king and queen, king and rook, or king, bishop and knight.
+fn ending_of(fen: &str) -> Result<Ending> {
+    let pos = parse(fen).map_err(|e| format!("--fen: {e}"))?;
+    let board = pos.board();
+    for strong in [Color::White, Color::Black] {
+        if board.by_color(!strong).count() != 1 {
+            continue;
+        }
+        let mut roles: Vec<Role> = board.by_color(strong).into_iter().filter_map(|sq| board.role_at(sq)).filter(|&r| r != Role::King).collect();
+        roles.sort();
+        for ending in [Ending::Kqk, Ending::Krk, Ending::Kbnk] {
+            let mut want = ending.roles().to_vec();
+            want.sort();
+            if roles == want {
+                return Ok(ending);
+            }
+        }
+    }
+    Err(format!("--fen {fen}: not a bare king against KQ, KR or KBN").into())
 }
 
 /// The start positions: `count` per ending, the strong side white and
@@ -418,14 +441,17 @@ pub fn run(args: Args) -> Result {
     if args.endings.is_empty() {
         return Err("--endings: name at least one of kqk, krk, kbnk".into());
     }
-    let mut endings = args.endings.clone();
-    endings.sort();
-    endings.dedup();
     let starts = if args.fen.is_empty() {
+        let mut endings = args.endings.clone();
+        endings.sort();
+        endings.dedup();
         start_positions(&endings, args.positions, args.seed)
     } else {
-        args.fen.iter().map(|f| (endings[0], f.clone())).collect()
+        args.fen.iter().map(|f| Ok((ending_of(f)?, f.clone()))).collect::<Result<Vec<_>>>()?
     };
+    let mut endings: Vec<Ending> = starts.iter().map(|s| s.0).collect();
+    endings.sort();
+    endings.dedup();
     let test_cmd = if args.host {
         super::host_engine_command(args.host_nps)?
     } else {
@@ -578,6 +604,19 @@ pub fn run(args: Args) -> Result {
 mod tests {
     use super::*;
     use shakmaty::Role;
+
+    /// A `--fen` position's ending comes from its men, and anything else
+    /// is refused with the FEN named.
+    #[test]
+    fn a_fen_is_played_under_the_ending_its_men_make() {
+        assert_eq!(ending_of("8/8/8/4k3/8/8/8/KQ6 w - - 0 1").unwrap(), Ending::Kqk);
+        assert_eq!(ending_of("8/7k/8/8/4K3/B7/4N3/8 w - - 0 1").unwrap(), Ending::Kbnk);
+        assert_eq!(ending_of("8/8/3r4/8/8/8/8/k1K5 b - - 0 1").unwrap(), Ending::Krk);
+        for bad in ["garbage", "8/8/8/8/8/8/8/K1k5 w - - 0 1", "8/8/8/4k3/8/8/8/KQR5 w - - 0 1", "8/8/8/4k3/8/8/8/KBB5 w - - 0 1"] {
+            let e = ending_of(bad).unwrap_err().to_string();
+            assert!(e.contains("--fen") && e.contains(bad), "{bad}: {e}");
+        }
+    }
 
     #[test]
     fn positions_are_legal_and_as_asked() {
