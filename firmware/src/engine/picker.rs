@@ -1710,6 +1710,13 @@ const _: () = {
     assert!(q == 0x88 && n != 0x88 && b != 0x88 && r != 0x88);
 };
 
+/// [`Picker::next`]'s answer as its assembly leaves it: the move in
+/// r23:r22, the stage in r24 (a byte array instead made the compiler add
+/// code, never run, to put the bytes together: 18 B a function).
+#[cfg(target_arch = "avr")]
+#[repr(C)]
+struct ReturnRegs(u16, u8);
+
 /// What the AVR's [`Picker::next_capture`] and
 /// [`Picker::next_of_captures`] (naked) take for granted.
 #[cfg(target_arch = "avr")]
@@ -1983,7 +1990,7 @@ impl Picker {
         // the stack as this function received them (nothing pushed: the
         // body is this block alone, never inlined).
         const { assert!(Stage::MainLine as u8 == 0) };
-        let (a, b, c): (u8, u8, u8);
+        let (m, c): (u16, u8);
         unsafe {
             core::arch::asm!(
                 "    movw r30, r24",
@@ -2026,8 +2033,7 @@ impl Picker {
                 captures = sym Self::next_of_captures,
                 other = sym Self::next_stage,
                 in("r25r24") self as *mut Picker,
-                inout("r22") pos as *const Position as usize as u8 => a,
-                inout("r23") (pos as *const Position as usize >> 8) as u8 => b,
+                inout("r23r22") pos as *const Position => m,
                 in("r21r20") killers as *const [Move; 2],
                 lateout("r24") c,
                 out("r18") _, out("r19") _,
@@ -2036,12 +2042,13 @@ impl Picker {
         }
         // (Never reached: the function jumped to returns to the caller.
         // The return registers as outputs make the compiler add nothing
-        // after the block but the `ret`; with `noreturn` it took every
+        // after the block but the `ret`, which the linker's relaxation
+        // drops after the block's last jump; with `noreturn` it took every
         // call for the end of its caller.)
         const { assert!(core::mem::size_of::<Option<(Move, Stage)>>() == 3) };
         // SAFETY: not reached (above); the bytes are those of the callee's
         // answer, in the return registers' order.
-        unsafe { core::mem::transmute::<[u8; 3], Option<(Move, Stage)>>([a, b, c]) }
+        unsafe { core::mem::transmute::<ReturnRegs, Option<(Move, Stage)>>(ReturnRegs(m, c)) }
     }
 
     /// [`Picker::next`] in the quiet stage's single pass.
@@ -2121,7 +2128,7 @@ impl Picker {
         // reads the position's side, en-passant square and pawn files;
         // `next_capture` keeps r16 and r17 and returns the picker and the
         // position (there).
-        let (a, b, c): (u8, u8, u8);
+        let (m, c): (u16, u8);
         unsafe { core::arch::asm!(
             "    push r16",
             "    push r17",
@@ -2252,15 +2259,14 @@ impl Picker {
             capture = sym Self::next_capture,
             rest = sym Self::next_stage,
             in("r25r24") self as *mut Picker,
-            inout("r22") pos as *const Position as usize as u8 => a,
-            inout("r23") (pos as *const Position as usize >> 8) as u8 => b,
+            inout("r23r22") pos as *const Position => m,
             in("r21r20") killers as *const [Move; 2],
             lateout("r24") c,
             out("r18") _, out("r19") _, out("X") _, out("Z") _,
         ) };
         // (Never reached, as in `next`: every path returns or jumps.)
         // SAFETY: not reached.
-        unsafe { core::mem::transmute::<[u8; 3], Option<(Move, Stage)>>([a, b, c]) }
+        unsafe { core::mem::transmute::<ReturnRegs, Option<(Move, Stage)>>(ReturnRegs(m, c)) }
     }
 
     /// The victims' scan of [`Stage::CapturesInit`] (then the winning
@@ -2289,7 +2295,7 @@ impl Picker {
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     fn next_first(&mut self, pos: &Position, killers: &[Move; 2]) -> Option<(Move, Stage)> {
-        let (a, b, c): (u8, u8, u8);
+        let (m, c): (u16, u8);
         // SAFETY: the block is the body, its arguments where the ABI
         // brings them; it saves what it uses of r12..r17 around the call
         // of `init_captures` (which keeps them) and jumps on with the
@@ -2318,14 +2324,13 @@ impl Picker {
             init = sym Self::init_captures,
             captures = sym Self::next_of_captures,
             in("r25r24") self as *mut Picker,
-            inout("r22") pos as *const Position as usize as u8 => a,
-            inout("r23") (pos as *const Position as usize >> 8) as u8 => b,
+            inout("r23r22") pos as *const Position => m,
             in("r21r20") killers as *const [Move; 2],
             lateout("r24") c,
         ) };
         // (Never reached, as in `next`: the jump's function returns.)
         // SAFETY: not reached.
-        unsafe { core::mem::transmute::<[u8; 3], Option<(Move, Stage)>>([a, b, c]) }
+        unsafe { core::mem::transmute::<ReturnRegs, Option<(Move, Stage)>>(ReturnRegs(m, c)) }
     }
 
     /// [`Picker::next`] from any stage.
