@@ -3060,8 +3060,15 @@ impl Picker {
                 "64: ldi r16, 0",
                 "    ldi r21, 2",
                 "    cpi r17, 2",
-                "    brlo 65f",
-                "    ldi r16, 2",
+                "    brsh 24f",
+                // A pawn in the winning stage: nothing below its class
+                // (the scan's end 0), straight to the guards' tests at 90
+                // (not through the end by stage and the windows' dispatch:
+                // 0.17% fewer cycles for 8 B).
+                "    sbrs r15, 1",
+                "    rjmp 65f",
+                "    rjmp 42f",
+                "24: ldi r16, 2",
                 "    ldi r21, 14",
                 "    cpi r17, 4",
                 "    brlo 65f",
@@ -3072,18 +3079,19 @@ impl Picker {
                 "    ldi r21, 26",
                 // The scan's end by stage: equal, the window itself; winning,
                 // below it, then above it; losing, above it.
-                "65: sbrs r15, 2",
-                "    rjmp 66f",
+                // (The winning stage's fresh victim, not a pawn: from
+                // the pawns' window, the end its class's bottom, without
+                // the windows' dispatch at 1: 0.07% fewer cycles, 8 B
+                // smaller.)
+                "65: sbrc r15, 1",
+                "    rjmp 10f",
+                "    sbrs r15, 2",
+                "    rjmp 68f",
                 "    cp r20, r16",
                 "    brsh 67f",
                 "    mov r20, r16",
                 "67: mov r16, r21",
                 "    rjmp 1f",
-                "66: sbrs r15, 1",
-                "    rjmp 68f",
-                "    cp r16, r20",
-                "    brsh 1f",
-                "    rjmp 69f",
                 "68: cp r20, r21",
                 "    brsh 69f",
                 "    mov r20, r21",
@@ -3197,7 +3205,7 @@ impl Picker {
                 // not called: 25,000 calls, 0.09% fewer cycles for 52 B,
                 // the jump to 91 above now around; its note in `victims`
                 // in line too, 0.05% fewer, 8 B smaller.)
-                "    ldi r17, 1",
+                "42: ldi r17, 1",
                 "    ldi r21, 0xEF",
                 "    sbrs r15, 0",
                 "    rjmp 49f",
