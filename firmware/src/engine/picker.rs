@@ -3288,7 +3288,24 @@ impl Picker {
                 "    mov r30, r21",
                 "    andi r30, 0x88",
                 "    brne 93f",
-                "48: rcall 85f",
+                // Guarded: the victim's bit into `hang` (85's, in line:
+                // 0.05% fewer cycles for 28 B), then the next victim.
+                "48: movw r30, r10",
+                "    mov r17, r22",
+                "    tst r17",
+                "    breq 28f",
+                "    neg r17",
+                "    and r17, r22",
+                "    ldd r21, Z+{hang}",
+                "    or r21, r17",
+                "    std Z+{hang}, r21",
+                "    rjmp 91f",
+                "28: mov r17, r23",
+                "    neg r17",
+                "    and r17, r23",
+                "    ldd r21, Z+{hang}+1",
+                "    or r21, r17",
+                "    std Z+{hang}+1, r21",
                 "    rjmp 91f",
                 // (Each straight to its window above the class, not
                 // through the windows' dispatch at 1: 0.12% fewer cycles
