@@ -3300,8 +3300,9 @@ impl Picker {
                 "    mov r30, r21",
                 "    andi r30, 0x88",
                 "    brne 93f",
-                // Guarded: the victim's bit into `hang` (85's, in line:
-                // 0.05% fewer cycles for 28 B), then the next victim.
+                // Guarded: the victim's bit into `hang` (`mark_losing`,
+                // in line, not called: 0.05% fewer cycles for 28 B), then
+                // the next victim.
                 "48: movw r30, r10",
                 "    mov r17, r22",
                 "    tst r17",
@@ -3826,14 +3827,30 @@ impl Picker {
                 "    pop r19",
                 "    pop r18",
                 "    breq 95f",
-                "    sbrc r15, 1",
-                "    rcall 85f",
+                // Turned down: in the winning stage the victim's bit into
+                // `hang` (`Picker::mark_losing`; in line, not called:
+                // 0.04% fewer cycles for 28 B), then the scan goes on.
+                "    sbrs r15, 1",
                 "    rjmp 1b",
-                // The winning stage turned the lowest pending victim's
-                // capture down: its bit into the picker's `hang`
-                // (`Picker::mark_losing`).
-                "85: movw r30, r10",
-                "    adiw r30, {hang}",
+                "    movw r30, r10",
+                "    mov r17, r22",
+                "    tst r17",
+                "    breq 15f",
+                "    neg r17",
+                "    and r17, r22",
+                "    ldd r21, Z+{hang}",
+                "    or r21, r17",
+                "    std Z+{hang}, r21",
+                "    rjmp 1b",
+                "15: mov r17, r23",
+                "    neg r17",
+                "    and r17, r23",
+                "    ldd r21, Z+{hang}+1",
+                "    or r21, r17",
+                "    std Z+{hang}+1, r21",
+                "    rjmp 1b",
+                // The lowest pending victim's bit into the bytes at Z
+                // (the winning stage's `wins`, from 95).
                 "89: mov r17, r22",
                 "    tst r17",
                 "    breq 86f",
