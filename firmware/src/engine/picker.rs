@@ -1717,6 +1717,15 @@ const _: () = {
 #[repr(C)]
 struct ReturnRegs(u16, u8);
 
+#[cfg(target_arch = "avr")]
+extern "C" {
+    /// [`Picker::next_of_captures`] past its register saves: an entry
+    /// into its assembly for [`Picker::next_first`] (r17 and r16 pushed,
+    /// the killers in them; the picker in r25:r24, the position in
+    /// r23:r22; only jumped to from assembly).
+    fn prodigy_captures_pushed();
+}
+
 /// What the AVR's [`Picker::next_capture`] and
 /// [`Picker::next_of_captures`] (naked) take for granted.
 #[cfg(target_arch = "avr")]
@@ -2118,6 +2127,7 @@ impl Picker {
     /// left to the host), 0.74% fewer, +72 B.
     #[cfg(target_arch = "avr")]
     #[inline(never)]
+    #[allow(named_asm_labels)]
     fn next_of_captures(&mut self, pos: &Position, killers: &[Move; 2]) -> Option<(Move, Stage)> {
         // `Position::ep` follows `side` (asserted by `unmake_move`).
         const EP: usize = Position::SIDE_OFFSET + 1;
@@ -2133,6 +2143,8 @@ impl Picker {
             "    push r16",
             "    push r17",
             "    movw r16, r20",
+            ".global prodigy_captures_pushed",
+            "prodigy_captures_pushed:",
             "    movw r30, r24",
             "    ldd r18, Z+{pending}",
             "    ldd r19, Z+{pending}+1",
@@ -2313,28 +2325,28 @@ impl Picker {
         // of `init_captures` (which keeps them) and jumps on with the
         // arguments as received, nothing left pushed.
         unsafe { core::arch::asm!(
+            "    push r16",
+            "    push r17",
             "    push r12",
             "    push r13",
             "    push r14",
             "    push r15",
-            "    push r16",
-            "    push r17",
             "    movw r12, r24",
             "    movw r14, r22",
             "    movw r16, r20",
             "    call {init}",
             "    movw r24, r12",
             "    movw r22, r14",
-            "    movw r20, r16",
-            "    pop r17",
-            "    pop r16",
             "    pop r15",
             "    pop r14",
             "    pop r13",
             "    pop r12",
+            // (Into `next_of_captures` past its saves, which are these:
+            // r17 and r16 pushed, the killers in them; not popped here to
+            // be pushed there again: 0.05% fewer cycles, 8 B smaller.)
             "    jmp {captures}",
             init = sym Self::init_captures,
-            captures = sym Self::next_of_captures,
+            captures = sym prodigy_captures_pushed,
             in("r25r24") self as *mut Picker,
             inout("r23r22") pos as *const Position => m,
             in("r21r20") killers as *const [Move; 2],
