@@ -264,12 +264,12 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "41: ld r21, Z",
             "    andi r21, 0x0F",
             "    cpi r21, 1",
-            "    brne 3f",
+            "    brne 31f",
             "    mov r26, r22",
             "    subi r26, 17",
             "    rcall 60f",
             "    breq 13f",
-            "    rjmp 3f",
+            "    rjmp 31f",
             // Black: t+15, then t+17.
             "45: ldd r21, Z+15",
             "    andi r21, 0x0F",
@@ -285,11 +285,11 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "46: ldd r21, Z+17",
             "    andi r21, 0x0F",
             "    cpi r21, 7",
-            "    brne 3f",
+            "    brne 32f",
             "    mov r26, r22",
             "    subi r26, -17",
             "    rcall 60f",
-            "    brne 3f",
+            "    brne 32f",
             "13: mov r23, r22",
             "    mov r22, r26",
             "    rjmp 99f",
@@ -315,6 +315,25 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    swap r31",
             "    and r31, r30",
             "62: ret",
+            // The officers: X the list of `by` (the position + 128 + 16 *
+            // `by`), r0 its `end` (read at a displacement from the list's
+            // address), r21 minus our knights' code: a block by colour,
+            // each reached from its own pawn probes (`bench engine` 0.20%
+            // fewer cycles than one block testing `by` three times, 4 B
+            // smaller).
+            "31: movw r26, r24",
+            "    subi r26, 0x80",
+            "    sbci r27, 0xFF",
+            "    movw r30, r26",
+            "    ldd r0, Z+{end_white}",
+            "    ldi r21, 0xFE",
+            "    rjmp 3f",
+            "32: movw r26, r24",
+            "    subi r26, 0x70",
+            "    sbci r27, 0xFF",
+            "    movw r30, r26",
+            "    ldd r0, Z+{end_black}",
+            "    ldi r21, 0xF8",
             "3:  push r12",
             "    push r16",
             "    out {gpior0}, r19",
@@ -325,31 +344,16 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    ldi r18, 0x77",
             "    ldi r19, hi8({geometry})",
             "    add r18, r22",
-            "    mov r26, r20",
-            "    swap r26",
-            "    subi r26, 0x80",
-            "    ldi r27, 0",
-            "    add r26, r24",
-            "    adc r27, r25",
-            // r23 `end` (read here, past the pawns: from the list's
-            // address, at a displacement by colour; `bench engine` 0.05%
-            // fewer cycles than read by the Rust wrapper, 4 B smaller).
-            "    movw r30, r26",
-            "    sbrs r20, 0",
-            "    ldd r23, Z+{end_white}",
-            "    sbrc r20, 0",
-            "    ldd r23, Z+{end_black}",
-            "    add r26, r23",
+            // X from `end` down (`end` read past the pawns: `bench engine`
+            // 0.05% fewer cycles than read by the Rust wrapper, 4 B
+            // smaller); GPIOR1 minus our knights' code, GPIOR2 the best
+            // square.
+            "    add r26, r0",
             "    adc r27, r1",
-            // GPIOR1 minus our knights' code, GPIOR2 the best square.
-            "    ldi r21, 0xFE",
-            "    sbrc r20, 0",
-            "    ldi r21, 0xF8",
             "    out {gpior1}, r21",
             "    ldi r21, 0xFF",
             "    out {gpior2}, r21",
             "    mov r12, r21",
-            "    mov r0, r23",
             "    mov r23, r22",
             "    dec r0",
             "    brne 1f",
