@@ -642,8 +642,10 @@ extern "C" {
 /// registers; en-passant captures and promotions, rare, at the end).
 /// Then, at the global label `prodigy_see_swap` (an entry of its own for
 /// [`swap`]'s other callers: `t` in r22, `first` in r23, `gain0` in
-/// r21:r20, `on_square` in r19:r18, the side to recapture in r27, by
-/// the side to move here, not by `first`'s man: 0.08% fewer cycles),
+/// r21:r20, `on_square` in r19:r18, the side to recapture in r27, here
+/// by the colour of the man on `from`, whose code is read for
+/// `on_square` anyway: 0.04% fewer cycles than by the side to move,
+/// 0.08% fewer than by `first`'s man at the label),
 /// [`swap`] and [`swap_on`]: the first recapture's scan and test, again
 /// with nothing saved (`gain0` and `gain1` pushed across the scan;
 /// [`least_attacker_avr`] keeps the position and `t`, `first` stays in
@@ -681,6 +683,12 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    adc r31, r1",
             "    ld r30, Z",
             "    andi r30, 0x0F",
+            // r0 the side to recapture: 1 if the man on `from` is white
+            // (its code below 7), not the side to move read from the
+            // position (`bench engine` 0.04% fewer cycles, 4 B smaller).
+            "    cpi r30, 7",
+            "    clr r0",
+            "    adc r0, r1",
             "    ldi r31, 0",
             "    lsl r30",
             "    subi r30, lo8(-({see_value}))",
@@ -697,12 +705,7 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    rjmp 85f",
             "70: mov r22, r27",
             "    mov r23, r26",
-            "    movw r30, r24",
-            "    subi r30, {side_lo}",
-            "    sbci r31, {side_hi}",
-            "    ld r27, Z",
-            "    ldi r26, 1",
-            "    eor r27, r26",
+            "    mov r27, r0",
             ".global prodigy_see_swap",
             "prodigy_see_swap:",
             // gain1 = on_square - gain0; max(-gain0, gain1) < 0: gain0.
@@ -925,10 +928,10 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    adc r21, r19",
             "    ldi r30, lo8({value} + 2 * {pawn})",
             "    ldi r31, hi8({value} + 2 * {pawn})",
-            "    lpm r0, Z+",
-            "    sub r20, r0",
-            "    lpm r0, Z",
-            "    sbc r21, r0",
+            "    lpm r23, Z+",
+            "    sub r20, r23",
+            "    lpm r23, Z",
+            "    sbc r21, r23",
             "    rjmp 70b",
             // En passant: a pawn won, the map full (the capturer and the
             // victim beside it: one byte), first's bit 7 set.
@@ -979,8 +982,6 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             see_value = sym SEE_VALUE,
             removed = sym REMOVED,
             gpior0 = const GPIOR0,
-            side_lo = const (Position::SIDE_OFFSET as u16).wrapping_neg() & 0xFF,
-            side_hi = const (Position::SIDE_OFFSET as u16).wrapping_neg() >> 8,
             inout("r25r24") pos as *const Position as usize as u16 => r,
             inout("r23r22") m => _,
             out("r21") _,
