@@ -198,6 +198,11 @@ const GPIOR2: u8 = 0x2B;
 #[cfg(target_arch = "avr")]
 const _: () = assert!(Position::OFFICER_END_OFFSET >= 144 && Position::OFFICER_END_OFFSET - 128 <= 63);
 
+// An empty slot's square (NO_SQUARE) is read as a board byte, at the
+// position + 0xFF: still inside it.
+#[cfg(target_arch = "avr")]
+const _: () = assert!(core::mem::size_of::<Position>() > NO_SQUARE as usize);
+
 #[cfg(target_arch = "avr")]
 #[inline(always)]
 fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_removed: bool, only: Square) -> Square {
@@ -371,8 +376,8 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             // only with DIAGONAL), so the entry itself is tested, not
             // its reach bits (0.12% fewer cycles, 4 B smaller). An empty
             // slot (NO_SQUARE) reads entry 0x78 + t (of the page: the
-            // table's, or the 0 past it) and is told only where that
-            // byte is not 0: most men are on no line of
+            // table's, or the 0 past it) and is told (below) only where
+            // that byte is not 0: most men are on no line of
             // t, and pass one test. (With the king read at the end and
             // `end` taken as at least 1: 0.14% fewer cycles, 8 B smaller.)
             // (Two men a pass: the count's test falls through once of
@@ -394,9 +399,7 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "8:  dec r0",
             "    brne 1b",
             "19: rjmp 9f",
-            "20: cpi r16, 0xFF",
-            "    breq 8b",
-            "    movw r30, r24",
+            "20: movw r30, r24",
             "    add r30, r16",
             "    adc r31, r1",
             "    ld r20, Z",
@@ -415,6 +418,12 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    ldi r22, {jump}",
             "11: and r22, r21",
             "    andi r22, {lj}",
+            "    breq 8b",
+            // An empty slot (NO_SQUARE) told only here, where a man would
+            // serve: its byte, read from the position + 0xFF (inside the
+            // position, past the lists), rarely gets this far (`bench
+            // engine` 0.05% fewer cycles than told first).
+            "    cpi r16, 0xFF",
             "    breq 8b",
             "    cpi r22, {jump}",
             "    breq 3f",
