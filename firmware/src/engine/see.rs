@@ -404,8 +404,6 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    adc r31, r1",
             "    ld r20, Z",
             "    andi r20, 0x0F",
-            "    cp r12, r20",
-            "    brlo 8b",
             // The kind's reach (REACH, no table read): by the code less
             // the knight's, knights (0) jump, bishops (1) DIAGONAL, rooks
             // (2) STRAIGHT, queens (3) LINE; a pawn in an officer slot
@@ -419,6 +417,10 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "11: and r22, r21",
             "    andi r22, {lj}",
             "    breq 8b",
+            // No dearer man than the best found (tested past the reach,
+            // which more men fail: `bench engine` 0.03% fewer cycles).
+            "    cp r12, r20",
+            "    brlo 8b",
             // An empty slot (NO_SQUARE) told only here, where a man would
             // serve: its byte, read from the position + 0xFF (inside the
             // position, past the lists), rarely gets this far (`bench
