@@ -265,6 +265,10 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             // from one pointer per colour (`ldd`), the found pawn's tests
             // in a subroutine (`bench engine` 0.20% fewer cycles than two
             // pointers worked out, 4 B smaller).
+            // GPIOR0 `only` (r19) on every way, a pawn found too: the
+            // swap-off's first scan need not set it (`bench engine`
+            // 0.02% fewer cycles, 4 B smaller than set for the officers).
+            "    out {gpior0}, r19",
             "    bst r18, 7",
             "    movw r30, r24",
             "    add r30, r22",
@@ -345,7 +349,6 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    ldi r21, 0xF8",
             "3:  push r12",
             "    push r16",
-            "    out {gpior0}, r19",
             // r19:r18 the geometry row of `t` (GEOMETRY_PAGE + 0x77 + t:
             // the entry of s to t at minus s, in the page: r31 taken as
             // it is, no borrow; `bench engine` 0.19% fewer cycles, 256 B
@@ -790,7 +793,6 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    push r20",
             "    push r19",
             "    push r18",
-            "    out {gpior0}, r23",
             "    mov r20, r27",
             // own_removed in bit 7 (the map full), `only` = first.
             "    mov r18, r23",
