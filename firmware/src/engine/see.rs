@@ -853,12 +853,13 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    mov r11, r26",
             "    ldi r26, 1",
             "    mov r15, r26",
-            "    movw r30, r24",
-            "    add r30, r23",
-            "    adc r31, r1",
-            "    ld r26, Z",
-            "    andi r26, 0x0F",
-            "    cpi r26, 7",
+            // The side to recapture: 1 if s is white, its code (below 7)
+            // told by the value's address still in r30 (the code
+            // doubled, plus 1, in its low five bits: SEE_VALUES is on a
+            // 32-byte boundary), not read again (`bench engine` 0.04%
+            // fewer cycles, 8 B smaller).
+            "    andi r30, 0x1F",
+            "    cpi r30, 15",
             "    ldi r20, 0",
             "    adc r20, r1",
             // The map is built at d = 3, if the exchange gets there
