@@ -367,9 +367,10 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    out {gpior2}, r21",
             "    mov r12, r21",
             "    mov r23, r22",
+            // (No officer slot: out through the loop's jump to 9, in
+            // reach: 0.03% fewer cycles than around a jump of its own.)
             "    dec r0",
-            "    brne 1f",
-            "    rjmp 9f",
+            "    breq 19f",
             // reach(): the geometry entry of s to t, masked by the code's.
             // The entry first: a man on no line of t and no jump from it
             // (55% of them) is passed over without its code read: 0.47%
