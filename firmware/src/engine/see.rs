@@ -331,7 +331,7 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    brne 32f",
             "13: mov r23, r22",
             "    mov r22, r26",
-            "    rjmp 99f",
+            "    ret",
             // Black: t+15, then t+17.
             "45: ldd r21, Z+15",
             "    andi r21, 0x0F",
@@ -370,7 +370,7 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             // (No officer slot: out through the loop's jump to 9, in
             // reach: 0.03% fewer cycles than around a jump of its own.)
             "    dec r0",
-            "    breq 19f",
+            "    breq 9f",
             // reach(): the geometry entry of s to t, masked by the code's.
             // The entry first: a man on no line of t and no jump from it
             // (55% of them) is passed over without its code read: 0.47%
@@ -393,7 +393,7 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    tst r21",
             "    brne 20f",
             "    dec r0",
-            "    breq 19f",
+            "    breq 9f",
             "    ld r16, -X",
             "    movw r30, r18",
             "    sub r30, r16",
@@ -402,7 +402,40 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    brne 20f",
             "8:  dec r0",
             "    brne 1b",
-            "19: rjmp 9f",
+            // No officer: the king, if adjacent to t (and not t) and not
+            // removed.
+            "9:  in r22, {gpior2}",
+            "    cpi r22, 0xFF",
+            "    brne 10f",
+            "    ld r0, -X",
+            "    cp r0, r23",
+            "    breq 10f",
+            // (Adjacent: the 0x88 difference plus 17 below 35, its low
+            // nibble below 3.)
+            "    mov r21, r0",
+            "    sub r21, r23",
+            "    subi r21, 0xEF",
+            "    cpi r21, 35",
+            "    brsh 10f",
+            "    andi r21, 0x0F",
+            "    cpi r21, 3",
+            "    brsh 10f",
+            "    brtc 16f",
+            "    in r21, {gpior0}",
+            "    cp r0, r21",
+            "    breq 10f",
+            "    sbrs r21, 7",
+            "    rjmp 16f",
+            "    mov r21, r0",
+            "    rcall 70f",
+            "    brne 10f",
+            "16: mov r22, r0",
+            "10: pop r16",
+            "    pop r12",
+            // (Returning here, not at the end: the compiler adds only
+            // the `ret` after the block, checked in the image; `bench
+            // engine` 0.04% fewer cycles than through a jump.)
+            "    ret",
             "20: movw r30, r24",
             "    add r30, r16",
             "    adc r31, r1",
@@ -505,7 +538,7 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    rjmp 8b",
             // A knight: the first found serves (see above).
             "12: mov r22, r16",
-            "    rjmp 10f",
+            "    rjmp 10b",
             "18: mov r30, r16",
             "    swap r30",
             "    andi r30, 7",
@@ -573,36 +606,6 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    swap r21",
             "    and r21, r31",
             "    ret",
-            // No officer: the king, if adjacent to t (and not t) and not
-            // removed.
-            "9:  in r22, {gpior2}",
-            "    cpi r22, 0xFF",
-            "    brne 10f",
-            "    ld r0, -X",
-            "    cp r0, r23",
-            "    breq 10f",
-            // (Adjacent: the 0x88 difference plus 17 below 35, its low
-            // nibble below 3.)
-            "    mov r21, r0",
-            "    sub r21, r23",
-            "    subi r21, 0xEF",
-            "    cpi r21, 35",
-            "    brsh 10f",
-            "    andi r21, 0x0F",
-            "    cpi r21, 3",
-            "    brsh 10f",
-            "    brtc 16f",
-            "    in r21, {gpior0}",
-            "    cp r0, r21",
-            "    breq 10f",
-            "    sbrs r21, 7",
-            "    rjmp 16f",
-            "    mov r21, r0",
-            "    rcall 70b",
-            "    brne 10f",
-            "16: mov r22, r0",
-            "10: pop r16",
-            "    pop r12",
             "99:",
             geometry = sym GEOMETRY_PAGE,
             directions = sym crate::chess::DIRECTIONS,
