@@ -806,9 +806,13 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    pop r19",
             "    pop r20",
             "    pop r21",
+            // None: gain0. (The block returns from inside, here and
+            // below: the compiler adds only the `ret`; `bench engine`
+            // 0.03% fewer cycles than through jumps to its end.)
             "    cpi r22, 0xFF",
             "    brne 5f",
-            "    rjmp 90f",
+            "    movw r24, r20",
+            "    ret",
             // s in r27, t in r22.
             "5:  mov r27, r22",
             "    mov r22, r23",
@@ -830,7 +834,7 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    ldi r25, 0",
             "    sub r24, r18",
             "    sbc r25, r19",
-            "    rjmp 99f",
+            "    ret",
             // The map: first alone (unless full already), eight stores
             // through Z and first's bit stored, not ORed in (the
             // compiler's eight `sts` took 36 B for the same 18 cycles).
@@ -1027,7 +1031,7 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    pop r12",
             "    pop r11",
             "    pop r10",
-            "    rjmp 99f",
+            "    ret",
             // A promotion to the kind KNIGHT + bit 3 + 2 * bit 7: worth
             // v (eval's VALUE) on `to`, gain0 + v - VALUE[PAWN] won.
             "80: ldi r30, {knight}",
