@@ -891,7 +891,16 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    sub r26, r16",
             "    sbc r27, r17",
             "    movw r10, r26",
-            "    rjmp 5f",
+            // (Done if a and cur are both negative; else the scan at
+            // d = 2, past the loop's tests of d: `bench engine` 0.03%
+            // fewer cycles for 12 B.)
+            "    sbrs r27, 7",
+            "    rjmp 74f",
+            "    sbrc r19, 7",
+            "    rjmp 9f",
+            "74: movw r16, r18",
+            "    in r19, {gpior0}",
+            "    rjmp 75f",
             "73: mov r10, r1",
             "    ldi r26, 0x80",
             "    mov r11, r26",
@@ -1029,7 +1038,7 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    ldi r26, 2",
             "    cpse r15, r26",
             "    ldi r19, 0xFF",
-            "    ldi r18, 0x80",
+            "75: ldi r18, 0x80",
             "    rcall {la}",
             "    cpi r22, 0xFF",
             "    breq 9f",
