@@ -539,9 +539,14 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         // 0.18% fewer cycles).
         let pawn_ending = officer_taken && e.npm[0] == 0 && e.npm[1] == 0;
         // The ply's slot only now: not kept across the calls above.
+        // The score read once: the compiler cannot tell the slot (found
+        // by assembly) from the engine's score and read it again after
+        // the store (`bench engine` 229,657,117 -> 229,433,203 cycles,
+        // -0.10%, 12 B less).
+        let psq = e.psq;
         let ply = at(&mut e.plies, p);
-        ply.psq = e.psq;
-        e.psq += d;
+        ply.psq = psq;
+        e.psq = psq + d;
         debug_assert_eq!(hashed, !ply.picker.is_quiescence());
         self.pos.make_move_into(m, &mut ply.undo, hashed);
         pawn_ending
