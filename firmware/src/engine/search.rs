@@ -563,11 +563,11 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     ///
     /// This copy ends in a tail jump to [`Position::unmake_move`]: it
     /// keeps no value in a saved register (the material counts by
-    /// assembly, whose few scratch registers leave the compiler's
-    /// enough; the ply's slot worked out again at the end, [`at_again`]),
-    /// so it saves none and does not return through itself (`unmake_in`
-    /// as it was, saving r16 and r17: `bench engine` 230,481,321 ->
-    /// 230,129,278 cycles, -0.15%, 52 B less).
+    /// assembly, [`restore_captured`] and [`restore_promoted`], whose few
+    /// scratch registers leave the compiler enough), so it saves none
+    /// and does not return through itself (`unmake_in` as it was, saving
+    /// r16 and r17: `bench engine` 230,481,321 -> 230,129,278 cycles,
+    /// -0.15%, 52 B less).
     #[inline(never)]
     fn unmake(&mut self, p: u8, m: Move) {
         let e = &mut *self.e;
@@ -579,15 +579,15 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
         if m.is_promotion() {
             restore_promoted(e, m, them);
         }
-        let ply = at_again(&mut e.plies, slot(p));
+        let ply = at(&mut e.plies, slot(p));
         e.psq = ply.psq;
         self.pos.unmake_move(m, &ply.undo);
     }
 
     /// [`Searcher::unmake`], inlined. The counts by the same assembly
-    /// ([`restore_captured`], [`restore_promoted`]; the compiler's took
-    /// an extra register pair, and 60 B for the promotion's piece): `bench
-    /// engine` 230,129,278 -> 229,945,127 cycles (-0.08%), 108 B less.
+    /// ([`restore_captured`], [`restore_promoted`]), not the compiler's:
+    /// `bench engine` 230,129,278 -> 229,945,127 cycles (-0.08%), 108 B
+    /// less.
     #[inline(always)]
     fn unmake_in(&mut self, p: u8, m: Move) {
         let p = slot(p);
@@ -1811,33 +1811,6 @@ fn at(plies: &mut [PlyState; MAX_PLY], p: usize) -> &mut PlyState {
                 k = in(reg) STRIDE as u8,
                 off = out(reg_pair) off,
                 options(pure, nomem, nostack),
-            );
-            &mut *plies.as_mut_ptr().cast::<u8>().add(off as usize).cast::<PlyState>()
-        }
-    }
-    #[cfg(not(target_arch = "avr"))]
-    &mut plies[p]
-}
-
-/// [`at`] computed anew, not shared with an earlier `at` of the same
-/// slot: [`Searcher::unmake`] keeps nothing across its branches, so no
-/// register is saved and its last call is a tail jump.
-#[inline(always)]
-fn at_again(plies: &mut [PlyState; MAX_PLY], p: usize) -> &mut PlyState {
-    #[cfg(target_arch = "avr")]
-    {
-        const STRIDE: usize = core::mem::size_of::<PlyState>();
-        let off: u16;
-        // SAFETY: as in `at` (not `pure`: not merged with another).
-        unsafe {
-            core::arch::asm!(
-                "mul  {p}, {k}",
-                "movw {off:l}, r0",
-                "clr  r1",
-                p = in(reg) p as u8,
-                k = in(reg) STRIDE as u8,
-                off = out(reg_pair) off,
-                options(nomem, nostack),
             );
             &mut *plies.as_mut_ptr().cast::<u8>().add(off as usize).cast::<PlyState>()
         }
