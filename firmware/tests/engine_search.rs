@@ -388,6 +388,59 @@ fn ponder_then_ponderhit_keeps_searching_timed() {
     assert!(h.now >= h.stop_at);
 }
 
+/// Answers the ponder hit only after `hit_after` questions, and keeps
+/// the deepest iteration reported.
+struct PonderHost {
+    now: u32,
+    asked: u32,
+    hit_after: u32,
+    deepest: u8,
+}
+
+impl SearchHost for PonderHost {
+    fn now_ms(&mut self) -> u32 {
+        self.now += 1;
+        self.now
+    }
+    fn stop_requested(&mut self) -> bool {
+        false
+    }
+    fn ponder_hit(&mut self) -> bool {
+        self.asked += 1;
+        self.asked > self.hit_after
+    }
+    fn report(&mut self, info: &SearchInfo) {
+        self.deepest = self.deepest.max(info.depth);
+    }
+}
+
+/// KBNK's weights were tuned on depth-6 moves, and deeper it mates fewer
+/// (`search.rs`, `run`): on the clock its search stops at depth 6, long
+/// before its time is up, and so does pondering, which then waits for the
+/// hit and answers with that move. A depth asked for is searched.
+#[test]
+fn kbnk_on_the_clock_and_pondering_stops_at_depth_six() {
+    let fen = "8/8/8/3k4/8/8/8/2B1KN2 w - - 0 1";
+    let mut e = Engine::new();
+    let mut h = FakeHost::new(1);
+    let r = e.search(&mut pos(fen), &SearchLimits::movetime(100_000), &mut h);
+    assert_eq!(r.depth, 6);
+    assert!(r.elapsed_ms < 100_000 / 2, "stopped by the clock: {} ms", r.elapsed_ms);
+    let timed = r.best;
+
+    // The hit comes long after depth 6 (about 16 nodes a question): the
+    // search waited for it at depth 6 and plays the clock's move.
+    let mut h = PonderHost { now: 0, asked: 0, hit_after: 100_000, deepest: 0 };
+    let limits = SearchLimits { ponder: true, movetime_ms: 100_000, ..SearchLimits::new() };
+    let r = e.search(&mut pos(fen), &limits, &mut h);
+    assert!(h.asked > h.hit_after, "answered before the ponder hit");
+    assert_eq!((r.depth, h.deepest), (6, 6));
+    assert_eq!(r.best, timed);
+
+    let r = e.search(&mut pos(fen), &SearchLimits::depth(7), &mut RealHost::new());
+    assert_eq!(r.depth, 7);
+}
+
 #[test]
 fn quadrant_rule_in_pawn_endings() {
     // The black king is outside the pawn's square: unstoppable.

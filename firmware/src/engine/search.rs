@@ -263,8 +263,9 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
     // lone king on an edge between the corners, the root's choices within
     // 10 to 25 of each other) that the tables' defence holds. So on the
     // clock the search stops at depth 6 there: the same moves at every
-    // speed that finishes it (not for a depth asked for, analysis or
-    // pondering). Seeds 18 to 22, 1,000 positions, mated and plies to
+    // speed that finishes it (not for a depth asked for or analysis;
+    // pondering stops there too and waits for the ponder hit, so a hit
+    // plays the same depth-6 move at once). Seeds 18 to 22, 1,000 positions, mated and plies to
     // mate lost a move at 1,800 / 2,150 / 2,600 nps: 997 and 0.448 /
     // 997 and 0.443 / 997 and 0.443; the time cut by a quarter that it
     // replaces (-120 B), 997 and 0.441 / 998 and 0.430 / 972 and 0.476;
@@ -272,7 +273,7 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
     // (seed 22: 82, 125, 194) fail at every speed; the cut's two (seed 19
     // 114, seed 21 49) are mated. KQK and KRK are not touched.
     let mut capped = *limits;
-    if e.ctx.phase == Phase::MateBn && capped.depth == 0 && !capped.infinite && !capped.ponder {
+    if e.ctx.phase == Phase::MateBn && capped.depth == 0 && !capped.infinite {
         capped.depth = 6;
     }
     let bare_king = e.ctx.phase.bare_king();
