@@ -2849,6 +2849,21 @@ fn connected(pos: &Position, a: Square, b: Square) -> bool {
 /// 191, 165); 15 with the lone king to move, 175 (and 188). At depth 6, seed 22
 /// (197): the knight at 2 or 4, 199 and 198 (2 on seeds 18 to 21: 790
 /// against 800); the king 11 or 13, 199 and 197; escapes 9, 196.
+/// Terms for the three left (seed 22, the strong king behind an
+/// edge-bound lone king), host at 1,800 nps, seeds 18 to 22 (these
+/// weights 997 of 1,000, 0.448 plies lost a move): most mate the three
+/// and lose others, none more. The strong king's centre distance at -6,
+/// 833 (0.670). Its corner slope less the lone king's (-2..=2) at 10,
+/// 553; -10, 983; -5, 995; -3, 987; -5 for behind only, 995; that
+/// with the lone king on an edge in the far half (slope at most 4),
+/// 994. The strong king nearer the centre than the lone king along the
+/// edge's normal (-2..=1): 20, 992; 10 or 5 on an edge in the far half,
+/// 994 (0.439) and 996; 5 on an edge at slope at most 3, 973; 5 within
+/// a square of an edge (far half), 997 (two of the three still fail).
+/// 10 for it two squares in (the W-manoeuvre's), 981; 20, 958. The
+/// corner at 42, 989; 44, 995. The failures are long mates (optimum 21 to 31 moves)
+/// lost by a few moves each: the spread of the plies lost, not one
+/// pattern.
 const KBNK_KING: i16 = 12;
 const KBNK_KNIGHT: i16 = 3;
 const KBNK_ESCAPE: i16 = 10;
