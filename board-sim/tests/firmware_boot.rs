@@ -86,10 +86,12 @@ fn the_searched_position_lies_clear_of_the_io_space() {
 }
 
 /// The assembly's table layouts that the linker, not the type system,
-/// decides: `attacked_after` (`chess/attacks.rs`) reads an empty slot's
-/// GEOMETRY entry 0x88 bytes below GEOMETRY, in `GEOMETRY_PAD` (zeros)
-/// with REACH between them, by definition order; `least_attacker_avr`
-/// (`engine/see.rs`) indexes `GEOMETRY_PAGE` by its low byte alone.
+/// decides: GEOMETRY starts a 256-byte page just after `FLASH_PAGES`
+/// (`chess/attacks.rs`, one section for the two, by definition order),
+/// so the assembly (`least_attacker_avr` in `engine/see.rs` among it)
+/// finds an entry from its low byte alone; `attacked_after` reads an
+/// empty slot's GEOMETRY entry 0x88 bytes below GEOMETRY, in the pad of
+/// zeros, and REACH's copy fills the page's last 16 bytes.
 #[test]
 #[ignore = "needs the firmware: run by cargo xtask test"]
 fn the_geometry_tables_lie_where_the_assembly_reads_them() {
@@ -100,8 +102,11 @@ fn the_geometry_tables_lie_where_the_assembly_reads_them() {
         let sym = board.program.symbols.symbols.iter().find(|s| s.name.ends_with(&plain) || s.name.ends_with(&mangled));
         sym.unwrap_or_else(|| panic!("the firmware defines {name}")).address & 0xFFFF
     };
-    let (pad, reach, geometry) = (at("GEOMETRY_PAD"), at("REACH"), at("GEOMETRY"));
-    assert_eq!(geometry.wrapping_sub(pad), 0x88, "GEOMETRY_PAD at {pad:#06x}, GEOMETRY at {geometry:#06x}");
-    assert!(pad < reach && reach + 16 <= geometry, "REACH at {reach:#06x} not between the pad and GEOMETRY");
-    assert_eq!(at("GEOMETRY_PAGE") % 256, 0, "GEOMETRY_PAGE is not page-aligned");
+    let (pages, reach, geometry) = (at("FLASH_PAGES"), at("REACH"), at("GEOMETRY"));
+    assert_eq!(pages % 256, 0, "FLASH_PAGES at {pages:#06x} is not page-aligned");
+    assert_eq!(geometry, pages + 0x200, "FLASH_PAGES at {pages:#06x}, GEOMETRY at {geometry:#06x}");
+    let flash = &board.program.flash;
+    let bytes = |from: u32, n: usize| flash[from as usize..from as usize + n].to_vec();
+    assert_eq!(bytes(geometry - 0x88, 0x78), vec![0; 0x78], "the pad below GEOMETRY is not zeros");
+    assert_eq!(bytes(geometry - 0x10, 16), bytes(reach, 16), "REACH's copy below GEOMETRY differs from REACH");
 }

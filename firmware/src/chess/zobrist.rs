@@ -53,15 +53,34 @@ const fn castle_keys() -> [u32; 16] {
     out
 }
 
+/// The square keys, indexed by the square index 0..=63.
+pub(super) const SQUARE_KEY_VALUES: [u32; 64] = keys(0x0C_E5_50_00_00_00_00_01);
+
 crate::progmem! {
-    /// Indexed by the square index 0..=63.
-    pub(super) static SQUARE_KEYS: [u32; 64] = keys(0x0C_E5_50_00_00_00_00_01);
+    /// [`SQUARE_KEY_VALUES`]. (The AVR's at a page's start, in
+    /// [`FLASH_PAGES`](super::attacks::FLASH_PAGES): see [`square_keys`].)
+    #[cfg(not(target_arch = "avr"))]
+    pub(super) static SQUARE_KEYS: [u32; 64] = SQUARE_KEY_VALUES;
     /// Indexed by `piece code - 1`.
     static PIECE_KINDS: [u32; 12] = keys(0x0C_E5_50_00_00_00_00_02);
     /// Indexed by the castling-rights mask.
     pub(super) static CASTLE_KEYS: [u32; 16] = castle_keys();
     /// Indexed by the file of a capturable en-passant target.
     pub(super) static EP_KEYS: [u32; 8] = keys(0xE9_F1_1E);
+}
+
+/// The square keys' table in flash.
+#[cfg(not(target_arch = "avr"))]
+#[inline(always)]
+fn square_keys() -> &'static crate::progmem::Table<u32, 64> {
+    &SQUARE_KEYS
+}
+
+/// The square keys' table in flash (the AVR's page-aligned one).
+#[cfg(target_arch = "avr")]
+#[inline(always)]
+fn square_keys() -> &'static crate::progmem::Table<u32, 64> {
+    &super::attacks::FLASH_PAGES.square_keys
 }
 
 /// XORed in when black is to move.
@@ -90,14 +109,11 @@ pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
     // arguments where it takes them.
     unsafe {
         core::arch::asm!(
-            "    mov r20, r22",
-            "    andi r20, 7",
-            "    add r20, r22",
-            "    lsl r20",
-            "    ldi r30, lo8({sqkeys})",
+            "    mov r30, r22",
+            "    andi r30, 7",
+            "    add r30, r22",
+            "    lsl r30",
             "    ldi r31, hi8({sqkeys})",
-            "    add r30, r20",
-            "    adc r31, r1",
             "    lpm r20, Z+",
             "    lpm r21, Z+",
             "    lpm r22, Z+",
@@ -120,7 +136,7 @@ pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
             "    eor r24, r0",
             "    lpm r0, Z",
             "    eor r25, r0",
-            sqkeys = sym SQUARE_KEYS,
+            sqkeys = sym super::attacks::FLASH_PAGES,
             kinds = sym PIECE_KINDS,
             permuted = sym permuted,
             in("r24") code,
@@ -139,7 +155,7 @@ pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
 #[inline(never)]
 pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
     let c = (code & 0x0F).wrapping_sub(1) & 15;
-    permuted(c, SQUARE_KEYS.get(to_index64(sq) as usize)) ^ PIECE_KINDS.get(c as usize)
+    permuted(c, square_keys().get(to_index64(sq) as usize)) ^ PIECE_KINDS.get(c as usize)
 }
 
 /// `piece_key(code, from) ^ piece_key(code, to)`, the change of the hash
@@ -165,26 +181,21 @@ pub extern "C" fn move_key(code: u8, from: Square, to: Square) -> u32 {
     // calls `permuted` (C ABI) with its arguments where it takes them.
     unsafe {
         core::arch::asm!(
-            "    mov r18, r22",
-            "    andi r18, 7",
-            "    add r18, r22",
-            "    lsl r18",
+            "    mov r30, r22",
+            "    andi r30, 7",
+            "    add r30, r22",
+            "    lsl r30",
             "    mov r19, r20",
             "    andi r19, 7",
             "    add r19, r20",
             "    lsl r19",
-            "    ldi r30, lo8({sqkeys})",
             "    ldi r31, hi8({sqkeys})",
-            "    add r30, r18",
-            "    adc r31, r1",
             "    lpm r20, Z+",
             "    lpm r21, Z+",
             "    lpm r22, Z+",
             "    lpm r23, Z",
-            "    ldi r30, lo8({sqkeys})",
-            "    ldi r31, hi8({sqkeys})",
-            "    add r30, r19",
-            "    adc r31, r1",
+            // (The same page: r31 kept.)
+            "    mov r30, r19",
             "    lpm r0, Z+",
             "    eor r20, r0",
             "    lpm r0, Z+",
@@ -196,7 +207,7 @@ pub extern "C" fn move_key(code: u8, from: Square, to: Square) -> u32 {
             "    dec r24",
             "    andi r24, 15",
             "    call {permuted}",
-            sqkeys = sym SQUARE_KEYS,
+            sqkeys = sym super::attacks::FLASH_PAGES,
             permuted = sym permuted,
             in("r24") code,
             in("r22") from,
@@ -215,7 +226,7 @@ pub extern "C" fn move_key(code: u8, from: Square, to: Square) -> u32 {
 #[inline(never)]
 pub extern "C" fn move_key(code: u8, from: Square, to: Square) -> u32 {
     let c = (code & 0x0F).wrapping_sub(1) & 15;
-    permuted(c, SQUARE_KEYS.get(to_index64(from) as usize) ^ SQUARE_KEYS.get(to_index64(to) as usize))
+    permuted(c, square_keys().get(to_index64(from) as usize) ^ square_keys().get(to_index64(to) as usize))
 }
 
 /// The bytes of `k` permuted by piece `c` (code - 1); one copy for both
@@ -367,7 +378,7 @@ fn permuted_ref(c: u8, k: u32) -> u32 {
 #[inline(always)]
 pub fn pawn_key(color: super::piece::Color, sq: Square) -> u16 {
     // White's key is the low half of the square's, Black's the high one.
-    SQUARE_KEYS.half(2 * to_index64(sq) as usize + color.index())
+    square_keys().half(2 * to_index64(sq) as usize + color.index())
 }
 
 /// Key of a castling-rights mask (0..=15).

@@ -349,7 +349,8 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    ldi r21, 0xF8",
             "3:  push r12",
             "    push r16",
-            // r19:r18 the geometry row of `t` (GEOMETRY_PAGE + 0x77 + t:
+            // r19:r18 the geometry row of `t` (GEOMETRY + 0x77 + t; GEOMETRY
+            // starts a page, see chess::attacks::FLASH_PAGES:
             // the entry of s to t at minus s, in the page: r31 taken as
             // it is, no borrow; `bench engine` 0.19% fewer cycles, 256 B
             // and the page's padding, 49 B here, more flash).
@@ -607,7 +608,7 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    and r21, r31",
             "    ret",
             "99:",
-            geometry = sym GEOMETRY_PAGE,
+            geometry = sym crate::chess::GEOMETRY,
             directions = sym crate::chess::DIRECTIONS,
             lj = const crate::chess::LINE | crate::chess::JUMP,
             jump = const crate::chess::JUMP,
@@ -1205,21 +1206,6 @@ fn swap_loop(pos: &Position, t: Square, removed: &mut Removed, gain0: i16, gain1
 /// one); the host keeps a local map (its tests run in parallel).
 #[cfg(target_arch = "avr")]
 static mut REMOVED: Removed = [0; 8];
-
-/// [`crate::chess::GEOMETRY`] again, at the start of a 256-byte page, for
-/// [`least_attacker_avr`]'s scan: the entry of a man's square is then
-/// found from the row of `t` by an 8-bit subtraction (the page in r31
-/// throughout).
-#[cfg(target_arch = "avr")]
-#[repr(C, align(256))]
-struct GeometryPage([u8; 239]);
-
-#[cfg(target_arch = "avr")]
-#[link_section = ".progmem.geometry"]
-static GEOMETRY_PAGE: GeometryPage =
-    // SAFETY: a progmem `Table` is its array (`repr(transparent)`), read
-    // here at compile time.
-    GeometryPage(unsafe { *(core::ptr::addr_of!(crate::chess::GEOMETRY) as *const [u8; 239]) });
 
 /// [`REMOVED`] as it is: filled later, or not at all (see [`swap`]).
 #[cfg(target_arch = "avr")]
