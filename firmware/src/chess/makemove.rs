@@ -60,9 +60,25 @@ const NO_HISTORY: u8 = 0x40;
 /// leaves it 0, not known, after a move with the flag).
 const EP_KEPT: u8 = 0x20;
 
+/// By file: 1 on the files of the king and rooks at home (a, e, h).
+pub(super) const CASTLING_FILE_FLAGS: [u8; 8] = [1, 0, 0, 0, 1, 0, 0, 1];
+
+#[cfg(not(target_arch = "avr"))]
 crate::progmem! {
-    /// By file: 1 on the files of the king and rooks at home (a, e, h).
-    static CASTLING_FILES: [u8; 8] = [1, 0, 0, 0, 1, 0, 0, 1];
+    /// [`CASTLING_FILE_FLAGS`] (the AVR's in `FLASH_PAGES`).
+    static CASTLING_FILES: [u8; 8] = CASTLING_FILE_FLAGS;
+}
+
+/// [`CASTLING_FILE_FLAGS`]' table in flash.
+#[cfg(not(target_arch = "avr"))]
+#[inline(always)]
+fn castling_files() -> &'static crate::progmem::Table<u8, 8> {
+    &CASTLING_FILES
+}
+#[cfg(target_arch = "avr")]
+#[inline(always)]
+fn castling_files() -> &'static crate::progmem::Table<u8, 8> {
+    &super::attacks::FLASH_PAGES.castling_files
 }
 
 /// Squares whose occupants decide castling rights.
@@ -71,7 +87,7 @@ fn affects_castling(sq: Square) -> bool {
     // Files a, e and h on the first or last rank. (A table: `0x91 >>
     // file` is a shift loop on the AVR.)
     let rank = sq & 0x70;
-    (rank == 0 || rank == 0x70) && CASTLING_FILES.get((sq & 7) as usize) != 0
+    (rank == 0 || rank == 0x70) && castling_files().get((sq & 7) as usize) != 0
 }
 
 /// Home and castled squares of the rook for a castling king move.
@@ -356,10 +372,9 @@ impl Position {
                 "    andi r20, 7",
                 "    lsl r20",
                 "    lsl r20",
-                "    ldi r30, lo8({epkeys})",
-                "    ldi r31, hi8({epkeys})",
+                "    ldi r30, lo8({pages}+{ep_at})",
                 "    add r30, r20",
-                "    adc r31, r1",
+                "    ldi r31, hi8({pages}+{ep_at})",
                 "    rcall 45b",
                 "137: pop r20",
                 "    andi r20, 0x7F",
@@ -562,10 +577,9 @@ impl Position {
                 "    andi r20, 7",
                 "    lsl r20",
                 "    lsl r20",
-                "    ldi r30, lo8({epkeys})",
-                "    ldi r31, hi8({epkeys})",
+                "    ldi r30, lo8({pages}+{ep_at})",
                 "    add r30, r20",
-                "    adc r31, r1",
+                "    ldi r31, hi8({pages}+{ep_at})",
                 "    rcall 45b",
                 "37:",
                 // Pawn files: a pawn from `from` to `to`, a pawn taken on
@@ -684,7 +698,8 @@ impl Position {
                 toggle = sym super::position::toggle_pawn_avr,
                 toggle2 = sym super::position::toggle_pawn_pair_avr,
                 ckeys = sym super::zobrist::CASTLE_KEYS,
-                epkeys = sym super::zobrist::EP_KEYS,
+                pages = sym super::attacks::FLASH_PAGES,
+                ep_at = const super::attacks::EP_KEYS_AT,
                 wpawn = const PAWN,
                 bpawn = const PAWN + BLACK_OFFSET,
                 hash_nlo = const neg_lo(offset_of!(Position, hash)),

@@ -61,12 +61,36 @@ crate::progmem! {
     /// [`FLASH_PAGES`](super::attacks::FLASH_PAGES): see [`square_keys`].)
     #[cfg(not(target_arch = "avr"))]
     pub(super) static SQUARE_KEYS: [u32; 64] = SQUARE_KEY_VALUES;
-    /// Indexed by `piece code - 1`.
-    static PIECE_KINDS: [u32; 12] = keys(0x0C_E5_50_00_00_00_00_02);
+    /// [`PIECE_KIND_VALUES`] (the AVR's in `FLASH_PAGES`).
+    #[cfg(not(target_arch = "avr"))]
+    static PIECE_KINDS: [u32; 12] = PIECE_KIND_VALUES;
     /// Indexed by the castling-rights mask.
     pub(super) static CASTLE_KEYS: [u32; 16] = castle_keys();
-    /// Indexed by the file of a capturable en-passant target.
-    pub(super) static EP_KEYS: [u32; 8] = keys(0xE9_F1_1E);
+    /// [`EP_KEY_VALUES`] (the AVR's in `FLASH_PAGES`).
+    #[cfg(not(target_arch = "avr"))]
+    static EP_KEYS: [u32; 8] = EP_KEY_VALUES;
+}
+
+/// The piece keys, indexed by `piece code - 1`.
+pub(super) const PIECE_KIND_VALUES: [u32; 12] = keys(0x0C_E5_50_00_00_00_00_02);
+/// The en-passant keys, indexed by the file of a capturable target.
+pub(super) const EP_KEY_VALUES: [u32; 8] = keys(0xE9_F1_1E);
+
+/// The piece keys' and the en-passant keys' tables in flash.
+#[cfg(not(target_arch = "avr"))]
+#[inline(always)]
+fn piece_kinds() -> &'static crate::progmem::Table<u32, 12> {
+    &PIECE_KINDS
+}
+#[cfg(not(target_arch = "avr"))]
+#[inline(always)]
+fn ep_keys() -> &'static crate::progmem::Table<u32, 8> {
+    &EP_KEYS
+}
+#[cfg(target_arch = "avr")]
+#[inline(always)]
+fn ep_keys() -> &'static crate::progmem::Table<u32, 8> {
+    &super::attacks::FLASH_PAGES.ep_keys
 }
 
 /// The square keys' table in flash.
@@ -124,10 +148,9 @@ pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
             "    call {permuted}",
             "    lsl r0",
             "    lsl r0",
-            "    ldi r30, lo8({kinds})",
-            "    ldi r31, hi8({kinds})",
+            "    ldi r30, lo8({pages}+{kinds_at})",
             "    add r30, r0",
-            "    adc r31, r1",
+            "    ldi r31, hi8({pages}+{kinds_at})",
             "    lpm r0, Z+",
             "    eor r22, r0",
             "    lpm r0, Z+",
@@ -137,7 +160,8 @@ pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
             "    lpm r0, Z",
             "    eor r25, r0",
             sqkeys = sym super::attacks::FLASH_PAGES,
-            kinds = sym PIECE_KINDS,
+            pages = sym super::attacks::FLASH_PAGES,
+            kinds_at = const super::attacks::PIECE_KINDS_AT,
             permuted = sym permuted,
             in("r24") code,
             in("r22") sq,
@@ -155,7 +179,7 @@ pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
 #[inline(never)]
 pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
     let c = (code & 0x0F).wrapping_sub(1) & 15;
-    permuted(c, square_keys().get(to_index64(sq) as usize)) ^ PIECE_KINDS.get(c as usize)
+    permuted(c, square_keys().get(to_index64(sq) as usize)) ^ piece_kinds().get(c as usize)
 }
 
 /// `piece_key(code, from) ^ piece_key(code, to)`, the change of the hash
@@ -390,7 +414,7 @@ pub fn castle_key(rights: u8) -> u32 {
 /// Key of an en-passant file (0..=7).
 #[inline(always)]
 pub fn ep_key(file: u8) -> u32 {
-    EP_KEYS.get((file & 7) as usize)
+    ep_keys().get((file & 7) as usize)
 }
 
 #[cfg(test)]
@@ -405,7 +429,7 @@ mod tests {
                 all[(code as usize - 1) * 64 + i as usize] = piece_key(code, super::super::square::from_index64(i));
             }
         }
-        all[768..].copy_from_slice(EP_KEYS.as_slice());
+        all[768..].copy_from_slice(ep_keys().as_slice());
         all.sort_unstable();
         assert!(all[0] != 0);
         assert!(all.windows(2).all(|w| w[0] != w[1]));
