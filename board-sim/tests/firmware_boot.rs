@@ -91,7 +91,8 @@ fn the_searched_position_lies_clear_of_the_io_space() {
 /// so the assembly (`least_attacker_avr` in `engine/see.rs` among it)
 /// finds an entry from its low byte alone; `attacked_after` reads an
 /// empty slot's GEOMETRY entry 0x88 bytes below GEOMETRY, in the pad of
-/// zeros, and REACH's copy fills the page's last 16 bytes.
+/// zeros, REACH's copy fills that page's last 16 bytes, and DIRECTIONS'
+/// copy GEOMETRY's page's.
 #[test]
 #[ignore = "needs the firmware: run by cargo xtask test"]
 fn the_geometry_tables_lie_where_the_assembly_reads_them() {
@@ -109,4 +110,5 @@ fn the_geometry_tables_lie_where_the_assembly_reads_them() {
     let bytes = |from: u32, n: usize| flash[from as usize..from as usize + n].to_vec();
     assert_eq!(bytes(geometry - 0x88, 0x78), vec![0; 0x78], "the pad below GEOMETRY is not zeros");
     assert_eq!(bytes(geometry - 0x10, 16), bytes(reach, 16), "REACH's copy below GEOMETRY differs from REACH");
+    assert_eq!(bytes(geometry + 0xF0, 16), bytes(at("DIRECTIONS"), 16), "DIRECTIONS' copy at GEOMETRY's page end differs");
 }
