@@ -1652,6 +1652,44 @@ fn pawn_on_seventh(pos: &Position) -> bool {
     pawn_on_seventh_bit(pos) != 0
 }
 
+/// [`pawn_on_seventh_bit`]'s loads, also run in line by the AVR's
+/// `next_of_captures`: from Z the position, r24 left the side's 7th-rank
+/// bit of its pawn files (the `and`'s flags: Z clear if a pawn is there);
+/// r18, r19 and Z used. `$l`: a local label free in the caller. Wants the
+/// operands `side_lo`, `side_hi` (minus [`Position::SIDE_OFFSET`]) and
+/// `files` (the pawn files less the side's offset).
+#[cfg(target_arch = "avr")]
+macro_rules! pawn_on_seventh_asm {
+    ($l:literal) => {
+        concat!(
+            "    subi r30, {side_lo}\n",
+            "    sbci r31, {side_hi}\n",
+            "    ld r18, Z\n",
+            "    ldi r24, 0x40\n",
+            "    sbrs r18, 0\n",
+            "    rjmp ", $l, "f\n",
+            "    adiw r30, 8\n",
+            "    ldi r24, 0x02\n",
+            $l, ":  ldd r18, Z+{files}\n",
+            "    ldd r19, Z+{files}+1\n",
+            "    or r18, r19\n",
+            "    ldd r19, Z+{files}+2\n",
+            "    or r18, r19\n",
+            "    ldd r19, Z+{files}+3\n",
+            "    or r18, r19\n",
+            "    ldd r19, Z+{files}+4\n",
+            "    or r18, r19\n",
+            "    ldd r19, Z+{files}+5\n",
+            "    or r18, r19\n",
+            "    ldd r19, Z+{files}+6\n",
+            "    or r18, r19\n",
+            "    ldd r19, Z+{files}+7\n",
+            "    or r18, r19\n",
+            "    and r24, r18",
+        )
+    };
+}
+
 /// [`pawn_on_seventh`]'s rank bit of the side's files (not made a `bool`
 /// in the function: its callers test the byte as they would the `bool`,
 /// 4 B fewer).
@@ -1665,30 +1703,7 @@ fn pawn_on_seventh_bit(pos: &Position) -> u8 {
     // SAFETY: reads the side to move and its pawn files.
     unsafe {
         core::arch::asm!(
-            "    subi r30, {side_lo}",
-            "    sbci r31, {side_hi}",
-            "    ld r18, Z",
-            "    ldi r24, 0x40",
-            "    sbrs r18, 0",
-            "    rjmp 1f",
-            "    adiw r30, 8",
-            "    ldi r24, 0x02",
-            "1:  ldd r18, Z+{files}",
-            "    ldd r19, Z+{files}+1",
-            "    or r18, r19",
-            "    ldd r19, Z+{files}+2",
-            "    or r18, r19",
-            "    ldd r19, Z+{files}+3",
-            "    or r18, r19",
-            "    ldd r19, Z+{files}+4",
-            "    or r18, r19",
-            "    ldd r19, Z+{files}+5",
-            "    or r18, r19",
-            "    ldd r19, Z+{files}+6",
-            "    or r18, r19",
-            "    ldd r19, Z+{files}+7",
-            "    or r18, r19",
-            "    and r24, r18",
+            pawn_on_seventh_asm!("1"),
             side_lo = const (0u16.wrapping_sub(SIDE as u16) & 0xFF),
             side_hi = const (0u16.wrapping_sub(SIDE as u16) >> 8),
             files = const FILES,
@@ -2206,30 +2221,7 @@ impl Picker {
             // The winning stage's end: a pawn on the 7th
             // ([`pawn_on_seventh_bit`]'s loads)?
             "10: movw r30, r22",
-            "    subi r30, {side_lo}",
-            "    sbci r31, {side_hi}",
-            "    ld r18, Z",
-            "    ldi r24, 0x40",
-            "    sbrs r18, 0",
-            "    rjmp 5f",
-            "    adiw r30, 8",
-            "    ldi r24, 0x02",
-            "5:  ldd r18, Z+{files}",
-            "    ldd r19, Z+{files}+1",
-            "    or r18, r19",
-            "    ldd r19, Z+{files}+2",
-            "    or r18, r19",
-            "    ldd r19, Z+{files}+3",
-            "    or r18, r19",
-            "    ldd r19, Z+{files}+4",
-            "    or r18, r19",
-            "    ldd r19, Z+{files}+5",
-            "    or r18, r19",
-            "    ldd r19, Z+{files}+6",
-            "    or r18, r19",
-            "    ldd r19, Z+{files}+7",
-            "    or r18, r19",
-            "    and r24, r18",
+            pawn_on_seventh_asm!("5"),
             "    brne 4b",
             // None: `begin_captures(EqualCaptures)` after the winning
             // stage, then its captures.
