@@ -63,6 +63,11 @@ pub struct Args {
     /// function whose name contains this (implies --profile)
     #[arg(long, value_name = "NAME")]
     pub profile_lines: Option<String>,
+    /// Also print every instruction (avr-objdump) of the costliest function
+    /// whose name contains this, with its executions and cycles (implies
+    /// --profile)
+    #[arg(long, value_name = "NAME")]
+    pub profile_pcs: Option<String>,
     /// Rows of the profile's function table, 30 unless given (implies --profile)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub profile_top: Option<u16>,
@@ -140,7 +145,7 @@ fn totals(rows: &[Row]) -> (u64, u64, f64, f64) {
 }
 
 pub fn run(mut args: Args) -> Result {
-    args.profile |= args.profile_lines.is_some() || args.profile_top.is_some();
+    args.profile |= args.profile_lines.is_some() || args.profile_pcs.is_some() || args.profile_top.is_some();
     let fw = crate::firmware::build_and_report()?;
     let elf = std::fs::read(&fw.elf).map_err(|e| format!("cannot read {}: {e}", fw.elf.display()))?;
     // The functions to charge, and the one of --profile-lines, checked before the long run.
@@ -154,6 +159,12 @@ pub fn run(mut args: Args) -> Result {
         profile::need_addr2line()?;
         if profile::matching(&functions, needle).is_empty() {
             return Err(format!("--profile-lines: no function of {} has `{needle}` in its name", fw.elf.display()));
+        }
+    }
+    if let Some(needle) = &args.profile_pcs {
+        profile::need_objdump()?;
+        if profile::matching(&functions, needle).is_empty() {
+            return Err(format!("--profile-pcs: no function of {} has `{needle}` in its name", fw.elf.display()));
         }
     }
     let epd_path = args.epd.clone().unwrap_or_else(|| root().join("assets/bench_positions.epd"));
@@ -300,6 +311,17 @@ fn print_profile(pc_profile: &PcProfile, functions: &[profile::Function], rows: 
         println!();
         println!("== bench engine --profile-lines {needle}: cycles per source line");
         print!("{}", profile::source_lines(pc_profile, hottest, elf, PROFILE_LINES_TOP)?);
+    }
+    if let Some(needle) = &args.profile_pcs {
+        let matches = profile::matching(functions, needle);
+        let hottest = costs
+            .iter()
+            .find_map(|c| matches.iter().find(|f| f.name == c.name))
+            .or(matches.first())
+            .ok_or_else(|| format!("--profile-pcs: no function has `{needle}` in its name"))?;
+        println!();
+        println!("== bench engine --profile-pcs {needle}: executions and cycles per instruction");
+        print!("{}", profile::instructions(pc_profile, hottest, elf)?);
     }
     Ok(())
 }

@@ -282,6 +282,61 @@ pub fn source_lines(profile: &PcProfile, function: &Function, elf: &Path, top: u
     Ok(s)
 }
 
+/// The disassembler of [`instructions`].
+const OBJDUMP: &str = "avr-objdump";
+
+pub fn need_objdump() -> Result {
+    if have(OBJDUMP) {
+        Ok(())
+    } else {
+        Err(format!("{OBJDUMP} is not on PATH: --profile-pcs needs it (Debian/Ubuntu: apt-get install binutils-avr)"))
+    }
+}
+
+/// Every instruction of `function` (from `avr-objdump -d` on `elf`) with
+/// its executions and cycles, in address order: the cost inside an
+/// assembly block, which the source lines show as one line.
+pub fn instructions(profile: &PcProfile, function: &Function, elf: &Path) -> Result<String> {
+    need_objdump()?;
+    let out = Command::new(OBJDUMP)
+        .arg("-d")
+        .arg(format!("--start-address={:#x}", function.address))
+        .arg(format!("--stop-address={:#x}", function.address + function.size))
+        .arg(elf)
+        .output()
+        .map_err(|e| format!("cannot run {OBJDUMP}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("{OBJDUMP} failed ({}): {}", out.status, String::from_utf8_lossy(&out.stderr).trim()));
+    }
+    let first = function.address / 2;
+    let own: u64 = (first..first + function.size.div_ceil(2)).map(|pc| profile.cycles[pc as usize % FLASH_WORDS]).sum();
+    let mut s = String::new();
+    let _ = writeln!(s, "  {} ({} cycles)     runs     cycles  address: instruction", short_name(&function.name, NAME_WIDTH), own);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut listed = 0;
+    for line in text.lines() {
+        let Some((address, instruction)) = objdump_instruction(line) else { continue };
+        let pc = (address / 2) as usize % FLASH_WORDS;
+        let (runs, cycles) = (profile.runs[pc], profile.cycles[pc]);
+        let share = 100.0 * cycles as f64 / own.max(1) as f64;
+        let _ = writeln!(s, "  {share:>5.1}% {runs:>12} {cycles:>10}  {address:>6x}: {instruction}");
+        listed += 1;
+    }
+    if listed == 0 {
+        return Err(format!("{OBJDUMP} listed no instruction of {} in {}", function.name, elf.display()));
+    }
+    Ok(s)
+}
+
+/// The byte address and text of an instruction line of `avr-objdump -d`
+/// ("    1a2c:\t0f 93       \tpush\tr16"); `None` for any other line.
+fn objdump_instruction(line: &str) -> Option<(u32, String)> {
+    let mut fields = line.splitn(3, '\t');
+    let (address, _bytes, instruction) = (fields.next()?, fields.next()?, fields.next()?);
+    let address = u32::from_str_radix(address.trim().strip_suffix(':')?, 16).ok()?;
+    Some((address, instruction.replace('\t', " ").trim_end().to_string()))
+}
+
 /// Where avr-addr2line knows no line (code the debug info does not cover).
 const NO_LINE: &str = "(no line info)";
 
@@ -328,6 +383,18 @@ mod tests {
         assert_eq!(costs.iter().map(|c| c.cycles).sum::<u64>(), p.total());
         // Most cycles first.
         assert_eq!(costs.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), [OUTSIDE, "a", "b", "c"]);
+    }
+
+    #[test]
+    fn objdump_lines_give_address_and_instruction_and_nothing_else() {
+        assert_eq!(objdump_instruction("    9e9e:\t6a 2f       \tmov\tr22, r26"), Some((0x9e9e, "mov r22, r26".to_string())));
+        assert_eq!(
+            objdump_instruction("    9eca:\t19 ce       \trjmp\t.-560     \t; 0x9c9c <f+0x44>"),
+            Some((0x9eca, "rjmp .-560      ; 0x9c9c <f+0x44>".to_string()))
+        );
+        assert_eq!(objdump_instruction("00009c58 <see_avr>:"), None);
+        assert_eq!(objdump_instruction("Disassembly of section .text:"), None);
+        assert_eq!(objdump_instruction(""), None);
     }
 
     #[test]
