@@ -116,16 +116,14 @@ pub const SIDE_KEY: u32 = 0x5BD1_E995;
 /// AVR; the bit rotations used before cost a loop of 32-bit shifts (181
 /// cycles a call, 3.5% of the search).
 ///
-/// C ABI: the AVR's assembly make calls it.
+/// (The AVR's assembly make has its own copy in line; its Rust path,
+/// `make_move_general`, calls this one.)
 #[cfg(target_arch = "avr")]
 #[inline(never)]
 pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
     // The square's key at byte (sq + file) << 1 as in `move_key`, the
     // piece's `code - 1` kept in r0 across `permuted` (which uses only
     // r20..r25), its key at byte 4 * (code - 1) of PIECE_KINDS after.
-    // Keeps X (the assembly make keeps the position there) and r16..r19
-    // (make holds move_key's key there across the call, no pushes:
-    // `bench engine` 0.059% fewer cycles, 12 B less).
     let lo: u16;
     let hi: u16;
     // SAFETY: reads the flash tables SQUARE_KEYS and PIECE_KINDS at
@@ -190,15 +188,15 @@ pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
 /// the second square optional, took 108 B and was 0.26% faster; a
 /// shared out-of-line square-key read, 92 B and 0.28% faster.)
 ///
-/// C ABI: the AVR's assembly make calls it.
+/// (The AVR's assembly make has its own copy in line; its Rust path,
+/// `make_move_general`, calls this one.)
 #[cfg(target_arch = "avr")]
 #[inline(never)]
 pub extern "C" fn move_key(code: u8, from: Square, to: Square) -> u32 {
     // Each square's key at byte 4 * index64 = (sq + file) << 1 of the
     // table (the compiler worked out the 64-square index and doubled it
     // twice in 16 bits), the two XORed into r23..r20 and the piece's
-    // `code - 1` in r24, where `permuted` takes them. Keeps X (the
-    // assembly make keeps the position there across the call).
+    // `code - 1` in r24, where `permuted` takes them.
     let lo: u16;
     let hi: u16;
     // SAFETY: reads the flash table SQUARE_KEYS at offsets below 256;
@@ -266,12 +264,13 @@ fn permuted(c: u8, k: u32) -> u32 {
 /// each a few register moves from k's bytes (r20..r23) into the result's
 /// (r22..r25), a `movw` where two bytes stay in order. The compiler's
 /// match compared `c` one value at a time and put the result together
-/// with 16-bit shifts and ORs (45 cycles a call). Each case returns
+/// with 16-bit shifts and ORs (45 cycles a call). It uses only r20..r25:
+/// the assembly make calls it with its values in the others. Each case returns
 /// itself, no jump to a shared end: `bench engine` 0.04% fewer cycles,
 /// 0 B.
 #[cfg(target_arch = "avr")]
 #[inline(never)]
-extern "C" fn permuted(c: u8, k: u32) -> u32 {
+pub(super) extern "C" fn permuted(c: u8, k: u32) -> u32 {
     let lo: u16;
     let hi: u16;
     // SAFETY: register moves, jumps within the block, and the returns
