@@ -11,18 +11,22 @@ use super::square::*;
 use super::zobrist::{castle_key, ep_key, move_key, piece_key, SIDE_KEY};
 
 /// What `unmake_move` needs that the move itself does not tell.
+/// (`repr(C)`: the AVR's assembly make stores `halfmove` and
+/// `captured_slot` in turn, and reads `ep` at a displacement from
+/// `captured_slot`.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
 pub struct Undo {
     /// Board byte of the moving man before the move (restores promotions and the moved flag).
     moved: u8,
     /// Board byte of the captured man, 0 if none.
     captured: u8,
+    halfmove: u8,
     /// Piece-list slot of the captured man (low nibble), [`FULLMOVE_BUMPED`],
     /// [`NO_HISTORY`] and [`EP_KEPT`].
     captured_slot: u8,
     /// The en-passant square, or (see [`EP_KEPT`]) the in-check note.
     ep: Square,
-    halfmove: u8,
     hash: u32,
 }
 
@@ -191,6 +195,7 @@ impl Position {
         const _: () = assert!(offset_of!(Position, lists) == 128 && H + 3 < 64 && FM + 1 < 64);
         // The castling squares of the second rank are the first's + 0x70.
         const _: () = assert!(E8 == E1 + 0x70 && H8 == H1 + 0x70 && A8 == A1 + 0x70 && A1 == 0);
+        const _: () = assert!(offset_of!(Undo, halfmove) + 1 == offset_of!(Undo, captured_slot));
         const fn neg_lo(x: usize) -> u8 {
             (x as u16).wrapping_neg() as u8
         }
@@ -259,6 +264,13 @@ impl Position {
                 "90: pop r18",
                 "    call {general}",
                 "    rjmp 99f",
+                // Unhashed, from 26: captured_slot into the undo record;
+                // no castling rights to look at (r1 was pushed).
+                "140: movw r30, r20",
+                "    std Z+{u_cslot}, r17",
+                "    pop r20",
+                "    rjmp 36f",
+
                 // An en-passant target standing (r19; Z the side): as
                 // make_move_general, the target into the undo record with
                 // EP_KEPT (the in-check note lost, as there): `checked`
@@ -496,11 +508,13 @@ impl Position {
                 // Halfmove clock: 0 after a capture or a pawn move, else one more (saturating).
                 // (Not unhashed: no one below reads the clocks.)
                 "26: sbrc r17, 6",
-                "    rjmp 32f",
+                "    rjmp 140b",
+                // (X then the undo record's captured_slot, just after
+                // its halfmove.)
                 "    ldd r18, Z+{hm}",
                 "    movw r26, r20",
                 "    adiw r26, {u_hm}",
-                "    st X, r18",
+                "    st X+, r18",
                 "    inc r18",
                 "    brne 27f",
                 "    dec r18",
@@ -510,19 +524,26 @@ impl Position {
                 "28: brtc 29f",
                 "    clr r18",
                 "29: std Z+{hm}, r18",
-                // Fullmove number, after Black's move, unless saturated.
+                // Fullmove number, after Black's move, unless saturated
+                // (its low byte then back to 0xFF): byte by byte, X kept. (In a word in X, the
+                // undo record's address worked out again for
+                // captured_slot, and the unhashed moves' store here too:
+                // `bench engine` 0.092% more cycles, 8 B less.)
                 "    sbrs r0, 0",
-                "    rjmp 32f",
-                "    ldd r26, Z+{fm0}",
-                "    ldd r27, Z+{fm1}",
-                "    adiw r26, 1",
-                "    breq 32f",
-                "    std Z+{fm0}, r26",
-                "    std Z+{fm1}, r27",
-                "    ori r17, {bumped}",
-                "32: movw r26, r20",
-                "    adiw r26, {u_cslot}",
-                "    st X, r17",
+                "    rjmp 142f",
+                "    ldd r18, Z+{fm0}",
+                "    inc r18",
+                "    std Z+{fm0}, r18",
+                "    brne 31f",
+                "    ldd r18, Z+{fm1}",
+                "    inc r18",
+                "    brne 141f",
+                "    dec r18",
+                "    std Z+{fm0}, r18",
+                "    rjmp 142f",
+                "141: std Z+{fm1}, r18",
+                "31: ori r17, {bumped}",
+                "142: st X, r17",
                 // Castling rights: if there were any and the move changed
                 // them, the key of the rights lost (the keys of a set of
                 // rights are the XOR of the keys of its rights).
