@@ -600,16 +600,13 @@ impl Position {
                 "    rcall 45b",
                 "37:",
                 // Pawn files: a pawn from `from` to `to`, a pawn taken on
-                // `to` (toggle_pawn_avr and toggle_pawn_pair_avr keep r0,
-                // r16, r17, r20, r23, T).
-                // (`from` kept on the stack only around the calls:
-                // the others, most, no push and pop of it.)
+                // `to` (toggle_pawn_avr past its first instruction, which
+                // takes its square in r23, and toggle_pawn_pair_avr keep r0, r16, r17, r20, r22,
+                // r23, T).
                 "    mov r17, r19",
                 "    brtc 33f",
-                "    push r22",
                 "    mov r20, r0",
                 "    call {toggle2}",
-                "    pop r22",
                 "33: tst r16",
                 "    breq 35f",
                 "    mov r18, r16",
@@ -618,12 +615,9 @@ impl Position {
                 "    breq 34f",
                 "    cpi r18, 7",
                 "    brne 35f",
-                "34: push r22",
-                "    mov r22, r23",
-                "    ldi r20, 1",
+                "34: ldi r20, 1",
                 "    eor r20, r0",
-                "    call {toggle}",
-                "    pop r22",
+                "    call {toggle}+2",
                 // The men's keys, if `hashed`: move_key(moved, from, to),
                 // with piece_key(victim, to) after a capture, both here
                 // in line around calls of `permuted` (which uses only
@@ -1148,7 +1142,8 @@ impl Position {
                 // A promotion taken back (from 40 below): the pawn's
                 // file, and the officers' bound lowered instead of `to`
                 // left.
-                "41: call {toggle}",
+                "41: mov r23, r22",
+                "    call {toggle}+2",
                 "    movw r26, r24",
                 "    add r26, r22",
                 "    adc r27, r1",
@@ -1211,19 +1206,20 @@ impl Position {
                 "    add r26, r20",
                 "    adc r27, r1",
                 "    st X, r18",
-                // A pawn taken: back in its file (toggle_pawn_avr keeps
-                // r0, r20, r21, r22, r23, T; `from` waits on the stack).
+                // A pawn taken: back in its file (toggle_pawn_avr past its
+                // first instruction, its square in r23, keeps r0, r20, r21, r22, T; `to` waits
+                // on the stack).
                 "    ldd r20, Z+{u_captured}",
                 "    andi r20, 0x0F",
                 "    cpi r20, 1",
                 "    breq 34f",
                 "    cpi r20, 7",
                 "    brne 40f",
-                "34: push r22",
-                "    mov r22, r18",
+                "34: push r23",
+                "    mov r23, r18",
                 "    mov r20, r0",
-                "    call {toggle}",
-                "    pop r22",
+                "    call {toggle}+2",
+                "    pop r23",
                 // A pawn moved: back from `to` to `from`; a promotion
                 // lowers the officers' bound instead of leaving `to`.
                 // (No pawn: out here, not by a branch to the `ret`:
