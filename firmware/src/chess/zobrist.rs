@@ -122,8 +122,9 @@ pub const SIDE_KEY: u32 = 0x5BD1_E995;
 #[inline(never)]
 pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
     // The square's key at byte (sq + file) << 1 as in `move_key`, the
-    // piece's `code - 1` kept in r0 across `permuted` (which uses only
-    // r20..r25), its key at byte 4 * (code - 1) of PIECE_KINDS after.
+    // piece's code kept in r0 across `permuted` (which uses only
+    // r20..r25 and takes the code itself), its key at byte
+    // 4 * (code - 1) of PIECE_KINDS after.
     let lo: u16;
     let hi: u16;
     // SAFETY: reads the flash tables SQUARE_KEYS and PIECE_KINDS at
@@ -140,14 +141,13 @@ pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
             "    lpm r21, Z+",
             "    lpm r22, Z+",
             "    lpm r23, Z",
-            "    dec r24",
-            "    andi r24, 15",
             "    mov r0, r24",
             "    call {permuted}",
-            "    lsl r0",
-            "    lsl r0",
-            "    ldi r30, lo8({pages}+{kinds_at})",
-            "    add r30, r0",
+            "    mov r30, r0",
+            "    andi r30, 15",
+            "    lsl r30",
+            "    lsl r30",
+            "    subi r30, lo8(-({pages}+{kinds_at}-4))",
             "    ldi r31, hi8({pages}+{kinds_at})",
             "    lpm r0, Z+",
             "    eor r22, r0",
@@ -195,8 +195,8 @@ pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
 pub extern "C" fn move_key(code: u8, from: Square, to: Square) -> u32 {
     // Each square's key at byte 4 * index64 = (sq + file) << 1 of the
     // table (the compiler worked out the 64-square index and doubled it
-    // twice in 16 bits), the two XORed into r23..r20 and the piece's
-    // `code - 1` in r24, where `permuted` takes them.
+    // twice in 16 bits), the two XORed into r23..r20, the piece's code
+    // in r24, where `permuted` takes them.
     let lo: u16;
     let hi: u16;
     // SAFETY: reads the flash table SQUARE_KEYS at offsets below 256;
@@ -226,8 +226,6 @@ pub extern "C" fn move_key(code: u8, from: Square, to: Square) -> u32 {
             "    eor r22, r0",
             "    lpm r0, Z",
             "    eor r23, r0",
-            "    dec r24",
-            "    andi r24, 15",
             "    call {permuted}",
             sqkeys = sym super::attacks::FLASH_PAGES,
             permuted = sym permuted,
@@ -259,9 +257,11 @@ fn permuted(c: u8, k: u32) -> u32 {
     permuted_ref(c, k)
 }
 
-/// [`permuted`] on the AVR: `c` bit by bit picks one of the twelve
-/// permutations (codes 12..=15 take the last, as the Rust's `_` arm),
-/// each a few register moves from k's bytes (r20..r23) into the result's
+/// [`permuted`] on the AVR, by the piece code itself (`c` + 1, its flags
+/// above bit 3 ignored: no `dec` and `andi` at its calls, `bench engine`
+/// 0.041% fewer cycles, 16 B less): its bits pick one of the twelve permutations
+/// (codes 12..=15 take the last, as the Rust's `_` arm, and 0 the
+/// first; the codes of no man), each a few register moves from k's bytes (r20..r23) into the result's
 /// (r22..r25), a `movw` where two bytes stay in order. The compiler's
 /// match compared `c` one value at a time and put the result together
 /// with 16-bit shifts and ORs (45 cycles a call). It uses only r20..r25:
@@ -270,7 +270,7 @@ fn permuted(c: u8, k: u32) -> u32 {
 /// 0 B.
 #[cfg(target_arch = "avr")]
 #[inline(never)]
-pub(super) extern "C" fn permuted(c: u8, k: u32) -> u32 {
+pub(super) extern "C" fn permuted(code: u8, k: u32) -> u32 {
     let lo: u16;
     let hi: u16;
     // SAFETY: register moves, jumps within the block, and the returns
@@ -284,90 +284,88 @@ pub(super) extern "C" fn permuted(c: u8, k: u32) -> u32 {
             "    rjmp 4f",
             "    sbrc r24, 1",
             "    rjmp 2f",
-            "    sbrc r24, 0",
-            "    rjmp 1f",
-            // 0: [a, b, d, e]
+            // 1 (and 0): [a, b, d, e]
             "    movw r24, r22",
             "    movw r22, r20",
             "    ret",
-            // 1: [b, a, e, d]
-            "1:  mov r24, r23",
+            "2:  sbrc r24, 0",
+            "    rjmp 3f",
+            // 2: [b, a, e, d]
+            "    mov r24, r23",
             "    mov r25, r22",
             "    mov r22, r21",
             "    mov r23, r20",
             "    ret",
-            "2:  sbrc r24, 0",
-            "    rjmp 3f",
-            // 2: [d, e, a, b]
-            "    movw r24, r20",
-            "    ret",
-            // 3: [e, d, b, a]
-            "3:  mov r24, r21",
-            "    mov r25, r20",
-            "    mov r20, r22",
-            "    mov r22, r23",
-            "    mov r23, r20",
+            // 3: [d, e, a, b]
+            "3:  movw r24, r20",
             "    ret",
             "4:  sbrc r24, 1",
             "    rjmp 6f",
             "    sbrc r24, 0",
             "    rjmp 5f",
-            // 4: [b, d, e, a]
-            "    mov r24, r23",
+            // 4: [e, d, b, a]
+            "    mov r24, r21",
+            "    mov r25, r20",
+            "    mov r20, r22",
+            "    mov r22, r23",
+            "    mov r23, r20",
+            "    ret",
+            // 5: [b, d, e, a]
+            "5:  mov r24, r23",
             "    mov r25, r20",
             "    mov r23, r22",
             "    mov r22, r21",
             "    ret",
-            // 5: [d, a, b, e]
-            "5:  mov r24, r21",
+            "6:  sbrc r24, 0",
+            "    rjmp 7f",
+            // 6: [d, a, b, e]
+            "    mov r24, r21",
             "    mov r25, r23",
             "    mov r23, r20",
             "    ret",
-            "6:  sbrc r24, 0",
-            "    rjmp 7f",
-            // 6: [e, a, d, b]
-            "    mov r24, r22",
+            // 7: [e, a, d, b]
+            "7:  mov r24, r22",
             "    mov r25, r21",
             "    mov r22, r23",
             "    mov r23, r20",
             "    ret",
-            // 7: [a, e, b, d]
-            "7:  mov r24, r21",
-            "    mov r25, r22",
-            "    mov r22, r20",
-            "    ret",
             "8:  sbrc r24, 2",
-            "    rjmp 11f",
+            "    rjmp 12f",
             "    sbrc r24, 1",
             "    rjmp 10f",
             "    sbrc r24, 0",
             "    rjmp 9f",
-            // 8: [d, b, a, e]
-            "    mov r24, r20",
+            // 8: [a, e, b, d]
+            "    mov r24, r21",
+            "    mov r25, r22",
+            "    mov r22, r20",
+            "    ret",
+            // 9: [d, b, a, e]
+            "9:  mov r24, r20",
             "    mov r25, r23",
             "    mov r23, r21",
             "    ret",
-            // 9: [b, e, a, d]
-            "9:  mov r24, r20",
+            "10: sbrc r24, 0",
+            "    rjmp 11f",
+            // 10: [b, e, a, d]
+            "    mov r24, r20",
             "    mov r25, r22",
             "    mov r22, r21",
             "    ret",
-            "10: sbrc r24, 0",
-            "    rjmp 11f",
-            // 10: [e, b, d, a]
-            "    mov r24, r22",
+            // 11: [e, b, d, a]
+            "11: mov r24, r22",
             "    mov r25, r20",
             "    mov r22, r23",
             "    mov r23, r21",
             "    ret",
-            // 11 and above: [a, d, e, b]
-            "11: mov r24, r23",
+            // 12 (and 13 to 15): [a, d, e, b]
+            "12: mov r24, r23",
             "    mov r25, r21",
             "    mov r23, r22",
             "    mov r22, r20",
             inout("r21r20") k as u16 => _,
             inout("r23r22") (k >> 16) as u16 => lo,
-            in("r24") c,
+            in("r24") code,
             lateout("r25r24") hi,
         );
     }
