@@ -4040,3 +4040,19 @@ impl Picker {
     }
 }
 
+
+impl Picker {
+    /// [`Picker::reset`] for the quiescence search's captures, then
+    /// [`Picker::prune_victims`], in line in [`Searcher::qsearch`](super::search):
+    /// the stage just set is known there, so the prune's test of it and
+    /// the call's stores of flags and stage fold away. (Reset out of
+    /// line, then pruned: the same fields, stored twice.)
+    #[inline(always)]
+    pub fn reset_quiescence(&mut self, pos: &Position, floor: i16, mating: bool) {
+        self.stage = Stage::CapturesInit;
+        self.flags = QUIESCENCE;
+        self.main = Move::NONE;
+        self.hang = [0; 2];
+        self.prune_victims(pos, floor, mating);
+    }
+}
