@@ -1532,15 +1532,18 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
                 alpha = stand;
             }
             best = stand;
-            let picker = &mut at(&mut self.e.plies, p).picker;
-            picker.reset(Move::NONE, false, true);
             // alpha.saturating_sub(stand).saturating_sub(DELTA), alpha >=
             // stand: the difference is exact as a u16, only the clamp to
             // i16::MAX is left (the two calls took 26 cycles a node).
             let d = (alpha as u16).wrapping_sub(stand as u16);
             let floor = if d > i16::MAX as u16 { i16::MAX } else { d as i16 } - DELTA;
             delta_on = alpha > MATE_BOUND;
-            picker.prune_victims(self.pos, floor, delta_on);
+            // (Reset and pruned in one, in line: the reset out of line
+            // stored the fields the prune stored again, and the prune
+            // tested the stage just set: `bench engine` 217,232,425 ->
+            // 216,696,432 cycles, -0.25%, 12 B less.)
+            let picker = &mut at(&mut self.e.plies, p).picker;
+            picker.reset_quiescence(self.pos, floor, delta_on);
             if mode & Q_CHECKS != 0 {
                 // Quiet checks after the captures, however far below alpha
                 // the standing pat is: they are searched for mates.
