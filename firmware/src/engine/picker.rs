@@ -4056,3 +4056,14 @@ impl Picker {
         self.prune_victims(pos, floor, mating);
     }
 }
+
+impl Picker {
+    /// Quiescence without quiet checks, right after
+    /// [`Picker::reset_quiescence`]: whether [`Picker::next`] would
+    /// answer None at once (no victim kept, no pawn on the 7th to
+    /// promote, no en-passant square).
+    #[inline(always)]
+    pub fn quiescence_empty(&self, pos: &Position) -> bool {
+        self.victims == 0 && pos.ep_square() == NO_SQUARE && !pawn_on_seventh(pos)
+    }
+}
