@@ -1544,6 +1544,14 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
             // 216,696,432 cycles, -0.25%, 12 B less.)
             let picker = &mut at(&mut self.e.plies, p).picker;
             picker.reset_quiescence(self.pos, floor, delta_on);
+            // No victim kept, nothing to promote or take en passant, no
+            // quiet checks: no move, the standing pat stands, without the
+            // picker's call through its empty stages (1,711 nodes of
+            // `bench engine`): 216,696,432 -> 216,456,519 cycles (-0.11%),
+            // +68 B. (Q_CHECKS tested first: -0.06%.)
+            if picker.quiescence_empty(self.pos) && mode & Q_CHECKS == 0 {
+                return best;
+            }
             if mode & Q_CHECKS != 0 {
                 // Quiet checks after the captures, however far below alpha
                 // the standing pat is: they are searched for mates.
@@ -1844,7 +1852,10 @@ crate::progmem! {
 
 #[cfg(test)]
 mod tests {
+    use super::super::picker::Picker;
     use super::*;
+    extern crate std;
+    use std::vec::Vec;
 
     struct Host;
 
@@ -1855,6 +1866,59 @@ mod tests {
         fn stop_requested(&mut self) -> bool {
             false
         }
+    }
+
+    /// [`Searcher::qsearch`]'s early exit: where
+    /// [`Picker::quiescence_empty`](super::super::picker::Picker::quiescence_empty)
+    /// answers true after [`Picker::reset_quiescence`](super::super::picker::Picker::reset_quiescence),
+    /// the picker yields no move (the bench positions and their children,
+    /// a few with a pawn on the 7th or an en-passant square; every floor).
+    #[test]
+    fn quiescence_empty_yields_nothing() {
+        let mut fens: Vec<std::string::String> = include_str!("../../../assets/bench_positions.epd")
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.split(' ').take(4).collect::<Vec<_>>().join(" ") + " 0 1")
+            .collect();
+        fens.push("4k3/1P6/8/3pP3/8/8/8/4K3 w - d6 0 1".into());
+        fens.push("4k3/8/8/8/3pP3/8/6p1/4K3 b - e3 0 1".into());
+        fens.push("4k3/p7/8/8/8/8/7P/4K3 w - - 0 1".into());
+        fens.push("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1".into());
+        fens.push("7k/8/8/8/8/8/6p1/4K3 b - - 0 1".into());
+        fens.push("4k3/p7/8/8/8/8/6PP/4K1N1 b - - 0 1".into());
+        let (mut empty, mut moves) = (0u32, 0u32);
+        let mut probe = |p: &Position| {
+            if p.in_check() {
+                return;
+            }
+            for floor in [i16::MIN, -400, 0, 99, 100, 250, 330, 500, 900, 1000, i16::MAX - DELTA] {
+                for mating in [false, true] {
+                    let mut pk = Picker::quiescence();
+                    pk.reset_quiescence(p, floor, mating);
+                    if pk.quiescence_empty(p) {
+                        empty += 1;
+                        assert!(pk.next(p, &NO_KILLERS).is_none(), "floor {floor}");
+                    } else if pk.next(p, &NO_KILLERS).is_some() {
+                        moves += 1;
+                    }
+                }
+            }
+        };
+        for fen in &fens {
+            let mut p = Position::from_fen(fen.as_bytes()).unwrap();
+            probe(&p);
+            let in_check = p.in_check();
+            let mut gen = MoveGen::new();
+            while let Some(m) = gen.next(&p) {
+                if !p.is_legal_given_check(m, in_check) {
+                    continue;
+                }
+                let u = p.make_move(m);
+                probe(&p);
+                p.unmake_move(m, &u);
+            }
+        }
+        assert!(empty > 100 && moves > 100, "{empty} {moves}");
     }
 
     /// A perpetual check from a position with the halfmove clock at 0:
