@@ -1508,7 +1508,13 @@ fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
 /// kind, no board byte read for the kind (that dispatch was 6.3 of the
 /// scan's 12 million cycles); the slots after them (a promotion's) as
 /// they come. `bench engine` 289,882,991 -> 287,578,945 cycles (-0.79%),
-/// +192 B flash (of which the layout at the search's start 116).
+/// +192 B flash (of which the layout at the search's start 116). The
+/// slots after them one at a time, each through its kind's loop with a
+/// count of one (they were a mode of the loops, a T flag tested at every
+/// rook and knight), the first rook's hole and open file out of line
+/// (before the scan: in its branches' reach), the knight's outpost test
+/// on the square less the ranks' offset (no copy) and the bishop pair by
+/// a shift: 217,232,425 -> 216,768,323 cycles (-0.21%), -12 B.
 /// (A king shield kept in the pawn entry for the king square it was
 /// scored for, 10-byte entries: -0.20%, +64 B flash and +66 B RAM,
 /// worse than 32 slots of 6 bytes: left out.)
@@ -1597,14 +1603,14 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
     // counts, r18 the flags ([`weak_flags`]' and the shields'), as the
     // scan wants them; the scan's start reads the officer bounds and sets
     // up the pawn files' addresses.
-    // Registers: X the list, r22 the slots left, r25:r24 the board, Z the
+    // Registers: X the list, r22 the officer bound (X's offset from the
+    // board), r25:r24 the board, Z the
     // square probed, r9:r8 our pawn files, r11:r10 theirs, r12 the shield
     // flags (bit 1 this colour's, bit 2 black's while white is scanned:
     // `flags`' own) and `flags` (bits 4 to 6, shifted down one with the
     // others for black's round; bit 7 set for black's), r15 and r13 the
     // slot layout ([`EvalCtx::slots`], black's on the stack while white
-    // is scanned), then the counts of its kinds (r13 our bishop's code
-    // for the slots after them), r0 our king (black's officer bound
+    // is scanned), then the counts of its kinds, r0 our king (black's officer bound
     // read again for its round), r18 the square, r19
     // the kind (then masks), r20 the file, r21 a mask, r23 the first rook
     // (0xFF: none yet), r14 the bishops, r15 a byte read, r17:r16 the sum
@@ -1743,6 +1749,24 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "    cpi r26, 5",
             "    brlo 2b",
             "8:  rjmp 244f",
+            // The first rook's cases out of line (here, within its branches'
+            // reach: the rook falls through on the common path): a hole, a
+            // file without our pawn.
+            "161: dec r15",
+            "    brne 159f",
+            "    rjmp 163f",
+            "42: movw r30, r10",
+            "    add r30, r20",
+            "    adc r31, r1",
+            "    ld r19, Z",
+            "    tst r19",
+            "    breq 41f",
+            "    subi r16, lo8({half})",
+            "    sbci r17, hi8({half})",
+            "    rjmp 4f",
+            "41: subi r16, lo8({open})",
+            "    sbci r17, hi8({open})",
+            "    rjmp 4f",
             // The scan: the slot layouts (Z the engine's fields), black's
             // kept on the stack meanwhile.
             "118: subi r30, lo8({lay})",
@@ -1766,41 +1790,26 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "    subi r26, 0x80",
             "    sbci r27, 0xFF",
             // A colour: its king (slot 0); its queens skipped, its rooks,
-            // bishops and knights by the layout (r15, r13: the counts,
-            // then the kind's count down; T clear); then the slots left
-            // (r22) as they come (T set, r13 our bishop's code).
+            // bishops and knights by the layout (r15, r13: the counts, then
+            // the kind's count down); then the slots left (below r22) one at a
+            // time from 168, each through its kind's loop with a count of one
+            // (r15 and r13 set for it: the loops had a T flag for this mode,
+            // tested at each rook and knight).
             "20: ld r0, X+",
             "    clr r14",
             "    ldi r23, 0xFF",
-            "    clt",
             "    mov r19, r15",
             "    andi r19, 0x0F",
             "    add r26, r19",
             "    adc r27, r1",
             "    eor r15, r19",
-            "    breq 178f",
+            "    breq 179f",
             "    swap r15",
             "159: ld r18, X+",
             "    cpi r18, 0xFF",
-            "    brne 40f",
-            "161: dec r15",
-            "    brne 159b",
-            "178: rjmp 163f",
-            // A rook's file without our pawn (out of line: most have
-            // one): open or half-open.
-            "42: movw r30, r10",
-            "    add r30, r20",
-            "    adc r31, r1",
-            "    ld r19, Z",
-            "    tst r19",
-            "    breq 41f",
-            "    subi r16, lo8({half})",
-            "    sbci r17, hi8({half})",
-            "    rjmp 4f",
-            "41: subi r16, lo8({open})",
-            "    sbci r17, hi8({open})",
-            "    rjmp 4f",
-            // A rook: its file, open or half-open.
+            "    breq 161b",
+            // A rook: its file, open or half-open (a file without our pawn
+            // out of line, before the scan).
             "40: mov r20, r18",
             "    andi r20, 7",
             "    movw r30, r8",
@@ -1814,15 +1823,14 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             // against it: a common rank (step 1) or file (16), nothing
             // between.
             "4:  mov r23, r18",
-            "    brts 171f",
             "    dec r15",
-            "    breq 179f",
-            "158: ld r18, X+",
-            "    cpi r18, 0xFF",
-            "    brne 175f",
-            "    dec r15",
-            "    brne 158b",
+            "    brne 158f",
             "179: rjmp 163f",
+            // The later rooks' cases out of line: a hole, a file without
+            // our pawn, a rook below the first, two rooks on a file.
+            "160: dec r15",
+            "    brne 158f",
+            "    rjmp 163f",
             "43: movw r30, r10",
             "    add r30, r20",
             "    adc r31, r1",
@@ -1835,14 +1843,13 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "176: subi r16, lo8({open})",
             "    sbci r17, hi8({open})",
             "    rjmp 5f",
-            // Far jumps of the rooks (the last rook falls through to the
-            // bishops).
-            "171: rjmp 8f",
-            "173: rjmp 72f",
-            // (A later rook below the first, out of line: few are.)
             "44: neg r21",
-            "    mov r20, r23",
+            "    mov r18, r23",
             "    rjmp 6f",
+            "173: rjmp 72f",
+            "158: ld r18, X+",
+            "    cpi r18, 0xFF",
+            "    breq 160b",
             "175: mov r20, r18",
             "    andi r20, 7",
             "    movw r30, r8",
@@ -1851,7 +1858,7 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "    ld r19, Z",
             "    tst r19",
             "    breq 43b",
-            // r21 = |square - first|, r20 the higher square, Z at it (the
+            // r21 = |square - first|, r18 the higher square, Z at it (the
             // squares below read with a pre-decrement: the lower one's
             // next square was a carry more): a common rank iff r21 < 8, a
             // common file iff its low nibble is 0 (out of line, by a
@@ -1859,11 +1866,10 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             // counted down, two a round (84,000 squares of the bench;
             // both -72,002 cycles, +8 B).
             "5:  mov r21, r18",
-            "    mov r20, r18",
             "    sub r21, r23",
             "    brcs 44b",
             "6:  movw r30, r24",
-            "    add r30, r20",
+            "    add r30, r18",
             "    adc r31, r1",
             "    cpi r21, 8",
             "    brsh 173b",
@@ -1881,9 +1887,8 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "    brne 7b",
             "71: subi r16, lo8({conn})",
             "    sbci r17, hi8({conn})",
-            // The next rook (or the next slot left).
-            "162: brts 171b",
-            "    dec r15",
+            // The next rook.
+            "162: dec r15",
             "    brne 158b",
             // The bishops counted (a hole's 0xFF sets no carry).
             "163: mov r19, r13",
@@ -1899,47 +1904,40 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "    andi r19, 0x0F",
             "    breq 168f",
             "    mov r13, r19",
-            "166: ld r18, X+",
-            // A knight: an outpost on relative ranks 4..6 (the square
+            // A knight: an outpost on relative ranks 4..6 (r19 the square
             // less 0x30 for white, 0x20 for black, below 0x30), guarded
             // by a pawn, no enemy pawn on the next files ahead of it. (A
             // hole, 0xFF, is on none of them: no test of its own, which
             // was 3 cycles a knight.)
-            "170: mov r19, r18",
-            "    subi r19, 0x30",
+            "166: ld r19, X+",
+            "170: subi r19, 0x30",
             "    sbrc r12, 7",
             "    subi r19, 0xF0",
             "    cpi r19, 0x30",
             "    brlo 22f",
-            "81: brts 172f",
-            "    dec r13",
+            "81: dec r13",
             "    brne 166b",
-            // The slots left (promoted men, pawns, holes) as they come.
+            // The slots left (promoted men, pawns, holes) as they come,
+            // below the bound r22 (X's offset from the board).
             "168: mov r19, r26",
             "    sub r19, r24",
             "    cp r19, r22",
             "    brsh 9f",
-            "    sub r22, r19",
-            "    set",
-            "    ldi r19, {bishop}",
-            "    sbrc r12, 7",
-            "    ldi r19, {bishop} + 6",
-            "    mov r13, r19",
             "    rjmp 1f",
-            // (The knights' outposts, out of line: the last knight falls
-            // through to the slots left.)
-            "172: rjmp 8f",
-            "22: mov r20, r18",
-            "    andi r20, 7",
-            "    mov r21, r18",
-            "    swap r21",
-            "    andi r21, 7",
-            // m = 1 << rank (r19). White: guards a rank lower (m >> 1),
+            // (The knights' outposts, out of line.) r20 the file, r19 the
+            // rank, then m = 1 << rank. White: guards a rank lower (m >> 1),
             // enemy pawns ahead above it (-(m << 1)); black: a rank higher
             // (m << 1), ahead below it (m - 1).
+            "22: mov r20, r19",
+            "    andi r20, 7",
+            "    swap r19",
+            "    andi r19, 7",
+            "    subi r19, -3",
+            "    sbrc r12, 7",
+            "    dec r19",
             "    ldi r30, lo8({bit})",
             "    ldi r31, hi8({bit})",
-            "    add r30, r21",
+            "    add r30, r19",
             "    adc r31, r1",
             "    lpm r19, Z",
             "    mov r21, r19",
@@ -1980,9 +1978,9 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "    subi r16, lo8({outpost})",
             "    sbci r17, hi8({outpost})",
             "    rjmp 81b",
-            "9:  ldi r19, 2",
-            "    cp r14, r19",
-            "    brlo 10f",
+            // The bishop pair: two bishops or more (r14 >> 1 not 0).
+            "9:  lsr r14",
+            "    breq 10f",
             "    subi r16, lo8({pair})",
             "    sbci r17, hi8({pair})",
             "10: sbrs r12, 1",
@@ -2111,34 +2109,43 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "    subi r16, lo8({open_file})",
             "    sbci r17, hi8({open_file})",
             "    rjmp 60b",
-            // The slots left: the kind less the bishop's (r13 our
-            // bishop's code): 0 a bishop, 1 a rook, above the queens
-            // (nothing), below the knights and pawns; a pawn ends them.
+            // A slot left: the kind less our bishop's (two steps for
+            // black: the carry is the kind's below the bishop's): 0 a
+            // bishop, 1 a rook, above the queens (nothing), below the
+            // knights and pawns; a pawn ends them. A rook or a knight
+            // goes through its loop with a count of one and the counts
+            // after it zero, back to 168.
             "1:  ld r18, X+",
             "    cpi r18, 0xFF",
-            "    breq 8f",
+            "    breq 178f",
             "    movw r30, r24",
             "    add r30, r18",
             "    adc r31, r1",
             "    ld r19, Z",
             "    andi r19, 0x0F",
-            "    sub r19, r13",
+            "    subi r19, {bishop}",
+            "    sbrc r12, 7",
+            "    subi r19, 6",
             "    breq 3f",
             "    brlo 2f",
             "    cpi r19, 1",
-            "    brne 8f",
+            "    brne 178f",
+            "    clr r13",
+            "    clr r15",
+            "    inc r15",
             "    cpi r23, 0xFF",
             "    brne 177f",
             "    rjmp 40b",
             "177: rjmp 175b",
             "3:  inc r14",
-            "8:  dec r22",
-            "    brne 1b",
-            "    rjmp 9b",
+            "178: rjmp 168b",
             "2:  cpi r19, {pawn_less_bishop}",
             "    brne 174f",
             "    rjmp 9b",
-            "174: rjmp 170b",
+            "174: mov r19, r18",
+            "    clr r13",
+            "    inc r13",
+            "    rjmp 170b",
             // Two rooks on a file (out of line: few are), Z the higher
             // one's square.
             "72: mov r19, r21",
