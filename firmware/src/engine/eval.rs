@@ -1985,53 +1985,56 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "    sbci r17, hi8({pair})",
             "10: sbrs r12, 1",
             "    rjmp 60f",
-            // The king shield: the king on its first two ranks (below
-            // 0x20, from 0x60 for black; bit 4 the rank's), near and far
-            // (r20, r21) the ranks one and two ahead of it.
+            // The king shield: the king (r18) on its first two ranks
+            // (below 0x20, from 0x60 for black; bit 4 the rank's), near
+            // and far (r20, r21) the ranks one and two ahead of it.
+            "    mov r18, r0",
             "    sbrc r12, 7",
             "    rjmp 51f",
-            "    ldi r18, 0x20",
-            "    cp r0, r18",
+            "    cpi r18, 0x20",
             "    brsh 60f",
             "    ldi r20, 0x02",
-            "    sbrc r0, 4",
+            "    sbrc r18, 4",
             "    ldi r20, 0x04",
             "    mov r21, r20",
             "    lsl r21",
             "    rjmp 52f",
-            // (The king on the edge, out of line: two files.)
-            "55: sbiw r30, 1",
-            "    rjmp 92f",
-            "51: ldi r18, 0x60",
-            "    cp r0, r18",
-            "    brlo 60f",
-            "    ldi r20, 0x20",
-            "    sbrc r0, 4",
-            "    ldi r20, 0x40",
-            "    mov r21, r20",
-            "    lsr r21",
-            // Its file and the next ones on the board (r18 the first; T
-            // clear: two files, the king's on the edge), each outcome but
-            // a pawn one rank ahead out of line (after the colours' round).
-            "52: mov r18, r0",
-            "    andi r18, 7",
-            "    clt",
-            "    breq 53f",
-            "    dec r18",
-            "    cpi r18, 6",
-            "    breq 53f",
-            "    set",
-            // X walks our files; Z stays at theirs (the two-file case
-            // one back: it starts at the second file's label), read only
-            // for a file without a shield pawn (the other files' loads
-            // were 2 cycles each of 188,000 in `bench engine`).
-            "53: movw r26, r8",
+            // (The king on the edge, out of line: two files, from r18;
+            // Z one back: it starts at the second file's label.)
+            "55: movw r26, r8",
             "    add r26, r18",
             "    adc r27, r1",
             "    movw r30, r10",
             "    add r30, r18",
             "    adc r31, r1",
-            "    brtc 55b",
+            "    sbiw r30, 1",
+            "    rjmp 92f",
+            "51: cpi r18, 0x60",
+            "    brlo 60f",
+            "    ldi r20, 0x20",
+            "    sbrc r18, 4",
+            "    ldi r20, 0x40",
+            "    mov r21, r20",
+            "    lsr r21",
+            // Its file and the next ones on the board (r18 the first; the
+            // king's on the edge: two files, out of line; a T flag for it,
+            // tested after the addresses, was 3 cycles a shield), each
+            // outcome but a pawn one rank ahead out of line (after the
+            // colours' round).
+            "52: andi r18, 7",
+            "    breq 55b",
+            "    dec r18",
+            "    cpi r18, 6",
+            "    breq 55b",
+            // X walks our files; Z stays at theirs, read only
+            // for a file without a shield pawn (the other files' loads
+            // were 2 cycles each of 188,000 in `bench engine`).
+            "    movw r26, r8",
+            "    add r26, r18",
+            "    adc r27, r1",
+            "    movw r30, r10",
+            "    add r30, r18",
+            "    adc r31, r1",
             "    ld r15, X+",
             "    mov r22, r15",
             "    and r22, r20",
