@@ -845,7 +845,8 @@ impl Engine {
     /// are skipped (lazy evaluation). Not inlined: a call is nothing next to
     /// an evaluation, and the search has three call sites. The rest is out
     /// of line ([`Engine::evaluate_fully`]), so the lazy exits save no
-    /// register.
+    /// register (on the AVR one block, which saves them after the lazy
+    /// exit).
     #[cfg(not(target_arch = "avr"))]
     #[inline(never)]
     pub(crate) fn evaluate(&mut self, pos: &Position, alpha: i16, beta: i16) -> i16 {
@@ -865,97 +866,21 @@ impl Engine {
     /// per field), the margins as constants. The lazy exit returns from
     /// inside the block (the function has no frame: checked in the image;
     /// a flag for the compiler to test cost 4 cycles on each path), the
-    /// rest falls through to the compiler's tail jump, with the engine,
-    /// the position and the bounds still where the ABI brought them: the
-    /// scan's window is worked out from the bounds in registers by
-    /// [`full_scan`] (it was stored in the engine here and read back there:
-    /// 19 cycles of each evaluation that goes on). The lower test's bound
-    /// is the upper one's less twice the margin (no second copy of the
-    /// score: -47,939 cycles of `bench engine`).
+    /// rest goes on in the same block, [`full_scan`]'s (the rest of
+    /// [`evaluation`]), with the engine, the position and the bounds still
+    /// where the ABI brought them: the scan's window is worked out from the
+    /// bounds in registers (it was stored in the engine here and read back
+    /// there: 19 cycles of each evaluation that goes on). The lower test's
+    /// bound is the upper one's less twice the margin (no second copy of
+    /// the score: -47,939 cycles of `bench engine`). The rest was a
+    /// function of its own, `evaluate_fully`, reached by a tail jump, which
+    /// saved the scan's registers in its prologue; the block saves them
+    /// itself after the lazy exit: `bench engine` 216,512,539 ->
+    /// 216,472,441 cycles (-0.019%), KBNK -0.053%, +8 B.
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     pub(crate) fn evaluate(&mut self, pos: &Position, alpha: i16, beta: i16) -> i16 {
-        use core::mem::offset_of;
-        const PHASE: usize = offset_of!(Engine, ctx) + offset_of!(EvalCtx, phase);
-        const PSQ: usize = offset_of!(Engine, psq);
-        const NPM: usize = offset_of!(Engine, npm);
-        // The score and the material counts from their lowest address.
-        const LOW: usize = if PSQ < NPM { PSQ } else { NPM };
-        const { assert!(PHASE < 64 && PSQ + 1 - LOW < 64 && NPM + 1 - LOW < 64 && LAZY_MARGIN > 0) };
-        const { assert!(-super::INFINITE - SCAN_MARGIN > i16::MIN && super::INFINITE + SCAN_MARGIN < i16::MAX) };
-        let lo: i16;
-        let hi: i16;
-        // Registers: Z the engine's fields, then the position's side;
-        // r27:r26 the score (negated for black), r31:r30 a bound.
-        // SAFETY: reads the engine's phase, score and material counts and
-        // the position's side at their offsets. The `ret`
-        // leaves a function without frame or saved registers (the
-        // operands are where the ABI brings them).
-        unsafe {
-            core::arch::asm!(
-                "    movw r30, r24",
-                "    ldd r26, Z+{phase}",
-                "    cpi r26, {pawn_ending}",
-                "    brsh 9f",
-                "    subi r30, lo8(-({low}))",
-                "    sbci r31, hi8(-({low}))",
-                "    ldd r26, Z+{npm0}",
-                "    tst r26",
-                "    breq 9f",
-                "    ldd r26, Z+{npm0}+1",
-                "    tst r26",
-                "    breq 9f",
-                "    ldd r26, Z+{psq}",
-                "    ldd r27, Z+{psq}+1",
-                "    movw r30, r22",
-                "    subi r30, lo8(-({side}))",
-                "    sbci r31, hi8(-({side}))",
-                "    ld r30, Z",
-                "    sbrs r30, 0",
-                "    rjmp 1f",
-                "    neg r27",
-                "    neg r26",
-                "    sbc r27, r1",
-                "1:  movw r30, r26",
-                "    subi r30, lo8(-({margin}))",
-                "    sbci r31, hi8(-({margin}))",
-                "    cp r20, r30",
-                "    cpc r21, r31",
-                "    brge 8f",
-                "    subi r30, lo8(2 * {margin})",
-                "    sbci r31, hi8(2 * {margin})",
-                "    cp r30, r18",
-                "    cpc r31, r19",
-                "    brlt 7f",
-                "8:  movw r24, r26",
-                "    ret",
-                // Where the lazy exit may not be taken, bounds whose scan
-                // window (`full_scan`) holds every score.
-                "9:  ldi r20, lo8({no_alpha})",
-                "    ldi r21, hi8({no_alpha})",
-                "    ldi r18, lo8({no_beta})",
-                "    ldi r19, hi8({no_beta})",
-                "7:",
-                phase = const PHASE,
-                pawn_ending = const Phase::PawnEnding as u8,
-                low = const LOW,
-                npm0 = const NPM - LOW,
-                psq = const PSQ - LOW,
-                side = const Position::SIDE_OFFSET,
-                margin = const LAZY_MARGIN,
-                no_alpha = const (i16::MIN + SCAN_MARGIN) as u16,
-                no_beta = const (i16::MAX - SCAN_MARGIN) as u16,
-                in("r25r24") self as *mut Engine,
-                in("r23r22") pos as *const Position,
-                inout("r21r20") alpha => lo,
-                inout("r19r18") beta => hi,
-                out("r26") _,
-                out("r27") _,
-                out("r30") _,
-                out("r31") _,
-            );
-        }
-        self.evaluate_fully(pos, lo, hi)
+        full_scan(pos, self, alpha, beta)
     }
 
     /// [`Engine::evaluate`] without the lazy exit: the pawn cache's hits,
@@ -966,22 +891,6 @@ impl Engine {
         let pi = &self.pawn_cache[self.pawn_slot(pos)];
         let (psq, npm, pawns) = (self.psq, self.npm, self.pawns);
         evaluation(pos, &self.ctx, psq, npm, pawns, pi, self.scan_window)
-    }
-
-    /// [`evaluation`] on the AVR: one block ([`full_scan`]) for the pawn
-    /// entry, the material, the flags, the tempo, the entry's score, the
-    /// passed pawns (a call, most evaluations have none) and the scan (the
-    /// compiler kept the material and flags in saved registers and tested
-    /// them apart), `alpha` and `beta` the bounds of its window
-    /// ([`Engine::evaluate`]'s); a bare king's answer finished by
-    /// the block around a call of [`mating_avr`], its sum and flags in the
-    /// block's saved registers (the block's flags were tested after it, 4
-    /// cycles an evaluation: `bench engine` -0.045%, KBNK bench -0.12%;
-    /// a C-ABI `bare_king` of its own frame was KBNK +0.4%).
-    #[cfg(target_arch = "avr")]
-    #[inline(never)]
-    fn evaluate_fully(&mut self, pos: &Position, alpha: i16, beta: i16) -> i16 {
-        full_scan(pos, self, alpha, beta)
     }
 }
 
@@ -1538,7 +1447,12 @@ fn scan_and_scale(pos: &Position, npm: [u8; 2], sum: i16, flags: u8) -> i16 {
 /// by [`Engine::evaluate`] and read back: one block with the bounds in
 /// registers, the position's and the engine's fields each from one
 /// pointer, `bench engine` 254,481,430 -> 253,593,821 cycles (-0.35%),
-/// -28 B flash.)
+/// -28 B flash.) With [`Engine::evaluate`]'s lazy exit at its start (the
+/// scan's registers saved after it), and a bare king's answer finished by
+/// the block around a call of [`mating_avr`], its sum and flags in the
+/// block's saved registers (the block's flags were tested after it, 4
+/// cycles an evaluation: `bench engine` -0.045%, KBNK bench -0.12%; a
+/// C-ABI `bare_king` of its own frame was KBNK +0.4%).
 #[cfg(target_arch = "avr")]
 #[inline(always)]
 fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
@@ -1550,6 +1464,10 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
     const PAWNS: usize = offset_of!(Engine, pawns);
     const LAY: usize = offset_of!(Engine, ctx) + offset_of!(EvalCtx, slots);
     const CACHE: usize = offset_of!(Engine, pawn_cache);
+    // The lazy exit's fields ([`Engine::evaluate`]): the phase, and the
+    // score and material counts from their lowest address.
+    const E_PHASE: usize = offset_of!(Engine, ctx) + offset_of!(EvalCtx, phase);
+    const E_LOW: usize = if PSQ < NPM { PSQ } else { NPM };
     const LOW: usize = if PSQ < NPM && PSQ < PAWNS {
         PSQ
     } else if NPM < PAWNS {
@@ -1564,6 +1482,8 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
         assert!(PASSED_BLACK == 1 && PASSED_ENDGAME == 2 && PASSED_BARE == 4 && PASSED_DEFENDER_TO_MOVE == 8);
         assert!(w!(PASSED_THEIR_KING) == 4 && w!(PASSED_OWN_KING) == 2);
         assert!(PSQ + 1 - LOW < 64 && NPM + 1 - LOW < 64 && PAWNS + 1 - LOW < 64);
+        assert!(E_PHASE < 64 && PSQ + 1 - E_LOW < 64 && NPM + 1 - E_LOW < 64 && LAZY_MARGIN > 0);
+        assert!(-super::INFINITE - SCAN_MARGIN > i16::MIN && super::INFINITE + SCAN_MARGIN < i16::MAX);
         assert!(CACHE > LOW && CACHE - LOW + 6 * (PAWN_CACHE - 1) < 256);
         assert!(PAWN_CACHE.is_power_of_two() && PAWN_CACHE <= 32 && core::mem::size_of::<PawnInfo>() == 6);
         assert!(core::mem::size_of::<[[u8; 2]; 2]>() == 4);
@@ -1573,7 +1493,7 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
         assert!(offset_of!(PawnInfo, key) == 0 && offset_of!(PawnInfo, score) == 2 && offset_of!(PawnInfo, passed) == 4);
         assert!(Color::White as u8 == 0 && Color::Black as u8 == 1);
     };
-    let t: i16;
+    let t: usize;
     // The entry: in r25:r24 the engine, r23:r22 the position, r21:r20
     // and r19:r18 the bounds; Z the position's side and pawn key, then
     // the engine's fields (to the end of the prelude), r17:r16 the key,
@@ -1627,6 +1547,61 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
     // (no `mul` here).
     unsafe {
         core::arch::asm!(
+            "    movw r30, r24",
+            "    ldd r26, Z+{e_phase}",
+            "    cpi r26, {pawn_ending}",
+            "    brsh 9f",
+            "    subi r30, lo8(-({e_low}))",
+            "    sbci r31, hi8(-({e_low}))",
+            "    ldd r26, Z+{e_npm0}",
+            "    tst r26",
+            "    breq 9f",
+            "    ldd r26, Z+{e_npm0}+1",
+            "    tst r26",
+            "    breq 9f",
+            "    ldd r26, Z+{e_psq}",
+            "    ldd r27, Z+{e_psq}+1",
+            "    movw r30, r22",
+            "    subi r30, lo8(-({side}))",
+            "    sbci r31, hi8(-({side}))",
+            "    ld r30, Z",
+            "    sbrs r30, 0",
+            "    rjmp 1f",
+            "    neg r27",
+            "    neg r26",
+            "    sbc r27, r1",
+            "1:  movw r30, r26",
+            "    subi r30, lo8(-({lazy_margin}))",
+            "    sbci r31, hi8(-({lazy_margin}))",
+            "    cp r20, r30",
+            "    cpc r21, r31",
+            "    brge 8f",
+            "    subi r30, lo8(2 * {lazy_margin})",
+            "    sbci r31, hi8(2 * {lazy_margin})",
+            "    cp r30, r18",
+            "    cpc r31, r19",
+            "    brlt 7f",
+            "8:  movw r24, r26",
+            "    ret",
+            // Where the lazy exit may not be taken, bounds whose scan
+            // window (`full_scan`) holds every score.
+            "9:  ldi r20, lo8({no_alpha})",
+            "    ldi r21, hi8({no_alpha})",
+            "    ldi r18, lo8({no_beta})",
+            "    ldi r19, hi8({no_beta})",
+            "7:",
+            // The scan's registers saved (here, not by the compiler: the
+            // lazy exit above returns without them).
+            "    push r8",
+            "    push r9",
+            "    push r10",
+            "    push r11",
+            "    push r12",
+            "    push r13",
+            "    push r14",
+            "    push r15",
+            "    push r16",
+            "    push r17",
             // The pawn entry: Z the position's side and pawn key, then
             // the engine's fields; r17:r16 the key, r18 its slot's
             // offset, X the entry.
@@ -2662,7 +2637,17 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             "    neg r16",
             "    sbc r17, r1",
             "65:",
-            "66:",
+            "66: movw r24, r16",
+            "    pop r17",
+            "    pop r16",
+            "    pop r15",
+            "    pop r14",
+            "    pop r13",
+            "    pop r12",
+            "    pop r11",
+            "    pop r10",
+            "    pop r9",
+            "    pop r8",
             bit = sym BIT,
             lay = const LOW.wrapping_sub(LAY) as u16,
             bishop = const BISHOP,
@@ -2711,7 +2696,13 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             scan_margin = const SCAN_MARGIN,
             no_alpha = const (i16::MIN + SCAN_MARGIN) as u16,
             no_beta = const (i16::MAX - SCAN_MARGIN) as u16,
-            inout("r25r24") engine as *const Engine as usize => _,
+            e_phase = const E_PHASE,
+            pawn_ending = const Phase::PawnEnding as u8,
+            e_low = const E_LOW,
+            e_npm0 = const NPM - E_LOW,
+            e_psq = const PSQ - E_LOW,
+            lazy_margin = const LAZY_MARGIN,
+            inout("r25r24") engine as *const Engine as usize => t,
             inout("r23r22") pos as *const Position as usize => _,
             side = const Position::SIDE_OFFSET,
             oe = const Position::OFFICER_END_OFFSET - Position::PAWN_FILES_OFFSET,
@@ -2721,12 +2712,9 @@ fn full_scan(pos: &Position, engine: &Engine, alpha: i16, beta: i16) -> i16 {
             inout("r19r18") beta => _,
             out("r26") _,
             out("r27") _,
-            out("r17r16") t,
-            out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _,
-            out("r13") _, out("r14") _, out("r15") _,
         );
     }
-    t
+    t as i16
 }
 
 /// Scales a white-point-of-view score `s` (incremental + dynamic) towards a
