@@ -39,6 +39,22 @@ pub trait Platform {
     fn rx(&mut self) -> Option<u8>;
     /// Sends a serial byte.
     fn tx(&mut self, b: u8);
+    /// Sends bytes from RAM (the AVR queues them in one call: see
+    /// `hw::serial::write_raw`).
+    fn tx_bytes(&mut self, s: &[u8]) {
+        for &b in s {
+            self.tx(b);
+        }
+    }
+    /// Sends the `n` bytes of a flash string at `p`.
+    ///
+    /// # Safety
+    /// `p..p + n` must be in flash (a `progmem!` static).
+    unsafe fn tx_flash(&mut self, p: *const u8, n: usize) {
+        for i in 0..n {
+            self.tx(crate::progmem::read_flash(p.add(i)));
+        }
+    }
     fn sound(&mut self, s: Sound);
     /// Shows the frame buffer (sending only what changed) and the cursor.
     fn show(&mut self, d: &mut Display, cursor: Option<(u8, u8)>);

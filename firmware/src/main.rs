@@ -210,6 +210,14 @@ impl Platform for Board {
         serial::write_byte(b);
     }
 
+    fn tx_bytes(&mut self, s: &[u8]) {
+        serial::write_bytes(s);
+    }
+
+    unsafe fn tx_flash(&mut self, p: *const u8, n: usize) {
+        serial::write_raw(p, n, true);
+    }
+
     fn sound(&mut self, s: Sound) {
         buzzer::play(s);
     }

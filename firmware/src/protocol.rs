@@ -17,7 +17,7 @@ use crate::decimal::parse_u32;
 use crate::flash_str;
 use crate::game::{Game, Opponent};
 use crate::line::LineError;
-use crate::progmem::{read_flash, Table};
+use crate::progmem::Table;
 use core::mem::MaybeUninit;
 use crate::ui::Ui;
 
@@ -56,10 +56,9 @@ impl<P: Platform> Tx<'_, P> {
         self.0.tx(b);
     }
 
+    #[inline(never)]
     pub fn bytes(&mut self, s: &[u8]) {
-        for &b in s {
-            self.0.tx(b);
-        }
+        self.0.tx_bytes(s);
     }
 
     /// A flash string.
@@ -70,10 +69,8 @@ impl<P: Platform> Tx<'_, P> {
 
     #[inline(never)]
     fn flash_raw(&mut self, p: *const u8, n: usize) {
-        for i in 0..n {
-            // SAFETY: `p..p+n` is a flash string (see `flash`).
-            self.0.tx(unsafe { read_flash(p.add(i)) });
-        }
+        // SAFETY: `p..p+n` is a flash string (see `flash`).
+        unsafe { self.0.tx_flash(p, n) }
     }
 
     /// A flash string and the line end.
@@ -83,8 +80,18 @@ impl<P: Platform> Tx<'_, P> {
         self.nl();
     }
 
+    /// The line end. (Constant bytes as flash strings: the AVR's
+    /// `Platform::tx` then has no caller, and its byte-at-a-time copy of
+    /// the ring's code is left out, 78 B.)
+    #[inline(never)]
     pub fn nl(&mut self) {
-        self.0.tx(b'\n');
+        self.flash(&NL);
+    }
+
+    /// A space.
+    #[inline(never)]
+    pub fn space(&mut self) {
+        self.flash(&SPACE);
     }
 
     /// `n` in decimal; returns its length.
@@ -141,6 +148,10 @@ crate::progmem! {
     static BAD_DEPTH: [u8; 15] = *b"error bad depth";
     #[export_name = "zz_protocol_time"]
     static TIME: [u8; 6] = *b" time ";
+    #[export_name = "zz_protocol_nl"]
+    static NL: [u8; 1] = *b"\n";
+    #[export_name = "zz_protocol_space"]
+    static SPACE: [u8; 1] = *b" ";
 }
 
 /// Splits off the first space-separated word.
@@ -290,7 +301,7 @@ pub fn execute<P: Platform>(line: &[u8], game: &mut Game, ui: &mut Ui, p: &mut P
                 } else {
                     t.flash(flash_str!(b"perft "));
                     t.num32(n);
-                    t.byte(b' ');
+                    t.space();
                     t.num32(leaves);
                     t.nl();
                 }
@@ -449,7 +460,7 @@ pub fn info<P: Platform>(p: &mut P, i: &SearchInfo) {
         }
     };
     if v < 0 {
-        t.byte(b'-');
+        t.flash(flash_str!(b"-"));
         n += 1;
     }
     n += t.num32(v.unsigned_abs() as u32);
@@ -464,7 +475,7 @@ pub fn info<P: Platform>(p: &mut P, i: &SearchInfo) {
             if n + 6 >= 96 {
                 break;
             }
-            t.byte(b' ');
+            t.space();
             n += 1 + t.mv(m);
         }
     }

@@ -84,9 +84,40 @@ impl<T: Copy, const N: usize> Ring<T, N> {
     }
 }
 
+/// The cells of a ring of `cells` cells (the AVR's serial transmit ring,
+/// `head` the next to write, `tail` the next to leave) that can be written
+/// from `head` on without wrapping: up to one short of `tail` (a full
+/// ring's `head` stops one short of it), or to the ring's end, one short
+/// when `tail` is cell 0. 0 when the ring is full.
+#[inline(always)]
+pub fn free_run(head: u8, tail: u8, cells: u8) -> u8 {
+    if tail > head {
+        tail - 1 - head
+    } else {
+        cells - head - (tail == 0) as u8
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Ring;
+    use super::{free_run, Ring};
+
+    #[test]
+    fn free_runs_stop_short_of_the_tail_and_at_the_end() {
+        for cells in [2u8, 7, 97] {
+            for head in 0..cells {
+                for tail in 0..cells {
+                    // Cell i may be written if `head` then moves on to a
+                    // cell other than `tail`.
+                    let mut n = 0;
+                    while head + n < cells && (head + n + 1) % cells != tail {
+                        n += 1;
+                    }
+                    assert_eq!(free_run(head, tail, cells), n, "{cells} cells, head {head}, tail {tail}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn fifo_order_and_capacity() {
