@@ -288,6 +288,9 @@ fn USART0_RX() {
 // The UDRE handler: `TX.pop()` into UDR0, or UDRIE0 cleared on an empty
 // ring. In assembly: the compiler's handler saved r0 and r1 and 4 more
 // registers, about 57 cycles a byte sent (`bench engine` sends 15,900).
+// Three registers and SREG: 47 cycles a byte with a fourth (r25 for the
+// byte and `head`) and `buf + tail` by an add and a carry branch, 42 now
+// (`bench engine` 0.03% fewer cycles).
 // The vector's name is a bare label: the handler's function symbol is
 // `usart0_udre`, so the timer's stays the first `__vector_` function
 // (board-sim's breakpoint test stops at that one).
@@ -300,20 +303,20 @@ core::arch::global_asm!(
     "    push r24",
     "    in r24, 0x3f",
     "    push r24",
-    "    push r25",
     "    push r30",
     "    push r31",
     "    lds r24, {tx}+{tail}",
-    "    lds r25, {tx}+{head}",
-    "    cp r24, r25",
+    "    lds r30, {tx}+{head}",
+    "    cp r24, r30",
     "    breq 3f",
-    "    ldi r30, lo8({tx}+{buf})",
-    "    ldi r31, hi8({tx}+{buf})",
-    "    add r30, r24",
-    "    brcc 1f",
-    "    inc r31",
-    "1:  ld r25, Z",
-    "    sts {udr0}, r25",
+    // Z = buf + tail, the 16-bit sum as a subtraction of -buf; the byte
+    // then loaded into r30 itself (allowed without an increment).
+    "    mov r30, r24",
+    "    ldi r31, 0",
+    "    subi r30, lo8(-({tx}+{buf}))",
+    "    sbci r31, hi8(-({tx}+{buf}))",
+    "    ld r30, Z",
+    "    sts {udr0}, r30",
     "    inc r24",
     "    cpi r24, {cells}",
     "    brne 2f",
@@ -321,7 +324,6 @@ core::arch::global_asm!(
     "2:  sts {tx}+{tail}, r24",
     "4:  pop r31",
     "    pop r30",
-    "    pop r25",
     "    pop r24",
     "    out 0x3f, r24",
     "    pop r24",
