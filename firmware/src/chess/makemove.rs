@@ -341,6 +341,23 @@ impl Position {
                 "    andi r18, 0x0F",
                 "    cp r18, r20",
                 "49: ret",
+                // (For 134, which runs after the board took the move.)
+                // A pawn of code r20 (the mover's) on square r21 before
+                // the move? Z set if so: `from` held it if a pawn moved
+                // (T), `to` held none of the mover's, any other square
+                // is as it stands. (48 alone there took the pawn that
+                // had just captured beside the target for one that
+                // stood there: the target's key went out though it had
+                // never been in, and the hash was wrong.) Clobbers r18, Z.
+                "138: cp r21, r22",
+                "    brne 139f",
+                "    brts 49b",
+                "    clz",
+                "    ret",
+                "139: cp r21, r23",
+                "    brne 48b",
+                "    clz",
+                "    ret",
                 // castle_rights() into r17 (r18 and Z clobbered): the king
                 // and a rook unmoved on their squares.
                 "40: clr r17",
@@ -373,7 +390,8 @@ impl Position {
                 // (From the castling rights' test, bit 7 of r20 set, X the
                 // undo record's captured_slot, r0 the mover.) EP_KEPT in,
                 // and the former target's key out if a pawn of the mover
-                // stood beside the pawn that made it; then the castling
+                // stood beside the pawn that made it before the move (138);
+                // then the castling
                 // rights as ever (r20 less bit 7).
                 "134: ld r18, X",
                 "    ori r18, {ep_kept}",
@@ -389,10 +407,10 @@ impl Position {
                 "    ldi r20, {bpawn}",
                 "    sbrc r0, 0",
                 "    subi r21, 0xE0",
-                "    rcall 48b",
+                "    rcall 138b",
                 "    breq 136f",
                 "    subi r21, 0xFE",
-                "    rcall 48b",
+                "    rcall 138b",
                 "    brne 137f",
                 "136: mov r20, r17",
                 "    andi r20, 7",
