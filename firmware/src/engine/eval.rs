@@ -2915,6 +2915,30 @@ fn connected(pos: &Position, a: Square, b: Square) -> bool {
 /// corner at 42, 989; 44, 995. The failures are long mates (optimum 21 to 31 moves)
 /// lost by a few moves each: the spread of the plies lost, not one
 /// pattern.
+/// Fitted to the tables, at 2,440 nps (seeds 18 to 22: these weights 997,
+/// 0.443; 23 to 27: 999, 0.442; seeds 22 and 18: 397 of 400, 0.43),
+/// worse: least squares on the distance to mate over all won positions
+/// (R^2 0.59; for the corner's 40, centre 33, Manhattan 9, king 26,
+/// knight 5, escapes 20), 64 of 400 (1.67 plies lost a move); on the
+/// choice among a position's moves after the tables' reply (the best
+/// one 54% of the time, these weights 44%: centre 72, Manhattan 28,
+/// king 41, knight 14, escapes 30), 45 (1.80); the residual by the lone
+/// king's square is about 64 less 20 a corner step (a weaker corner).
+/// With it on an edge at slope 4 or more (35% of the plies lost), king,
+/// Manhattan and knight 6, 3, 3 more there, 267; 3, 2, 1, 349; king and
+/// Manhattan 3, 2 less, 326; escapes 7 there, 398 (0.487). Its being on
+/// an edge at 20, 367; all its free squares at 5, 341; the bishop's
+/// nearness at 3, 396 (0.513); -2 x the kings' distance squared, 396
+/// (0.430). In `search.rs` for KBNK: the root tolerance 0, 8, 12: 649
+/// of 800, 376, 398 (0.492); depth 7, 375; depth 7 from the 31st move,
+/// 999 (0.443) but 996 on 23 to 27 (0.444); the root's quiet moves in
+/// one pass, 998 and 998 (0.444); those near the king last, 154 of 200.
+/// The tables defend alike in like positions, so play-outs meet the same
+/// ones: on 18 to 22 the 25 costliest (position, move) pairs up to
+/// symmetry (`endgames --dump`) lose 6,554 of the 13,746 plies, Kc4 for
+/// Bf4 (28 plies to mate for 26) with Kc5, Bb8, Nb4 against Kb2 612
+/// times (the search finds Bf4 at depth 8: 83,848 nodes, 3.4 times the
+/// 10 s budget at 2,440 nps).
 const KBNK_KING: i16 = 12;
 const KBNK_KNIGHT: i16 = 3;
 const KBNK_ESCAPE: i16 = 10;

@@ -116,6 +116,14 @@ pub struct Args {
     /// `--movetime` (to tell the depth's effect from the clock's)
     #[arg(long)]
     depth: Option<u32>,
+    /// Append every strong move the tables judge to this file, a line
+    /// each: the FEN before it, the move (UCI), the plies to mate it
+    /// lost, the best move's plies to mate and its own (tab-separated).
+    /// The tables' defence is deterministic, so play-outs from different
+    /// starts run into the same positions: grouping the lines by position
+    /// shows which mistakes recur
+    #[arg(long)]
+    dump: Option<std::path::PathBuf>,
 }
 
 /// SplitMix64: a few lines, and the same positions from a seed on every
@@ -291,8 +299,9 @@ struct Accuracy {
 
 impl Accuracy {
     /// Judges `mv` (the strong side's, not yet played) in `pos`; `at` is
-    /// its index in the play-out's moves.
-    fn add(&mut self, table: &Tablebase, pos: &Chess, mv: Move, at: usize) {
+    /// its index in the play-out's moves. With `dump`, appends the
+    /// judgement to that file (`--dump`).
+    fn add(&mut self, table: &Tablebase, pos: &Chess, mv: Move, at: usize, dump: Option<&std::path::Path>) {
         let after = |m: Move| {
             let mut p = pos.clone();
             p.play_unchecked(m);
@@ -301,6 +310,16 @@ impl Accuracy {
         let Some(got) = after(mv) else { return };
         let Some(best) = pos.legal_moves().into_iter().filter_map(after).min() else { return };
         self.moves += 1;
+        if let Some(path) = dump {
+            use std::io::Write;
+            let fen = Fen::from_position(pos, EnPassantMode::Legal);
+            // One write a line: the jobs' lines do not interleave.
+            let line = format!("{fen}\t{}\t{}\t{best}\t{got}\n", mv.to_uci(CastlingMode::Standard), got - best);
+            let written = std::fs::OpenOptions::new().create(true).append(true).open(path).and_then(|mut f| f.write_all(line.as_bytes()));
+            if let Err(e) = written {
+                eprintln!("--dump {}: {e}", path.display());
+            }
+        }
         self.optimal += u32::from(got == best);
         self.plies_lost += u32::from(got - best);
         if got - best > self.worst_lost {
@@ -417,7 +436,7 @@ fn play_out(
                     result.nodes.unwrap_or(0),
                 );
             }
-            accuracy.add(table, &pos, mv, moves.len());
+            accuracy.add(table, &pos, mv, moves.len(), args.dump.as_deref());
         }
         moves.push(mv.to_uci(CastlingMode::Standard).to_string());
         pos.play_unchecked(mv);
@@ -680,21 +699,30 @@ mod tests {
         let mut a = Accuracy::default();
         // Qa8# mates at once (0 plies left); after Qa7 it takes two more
         // (Kg8 Qg7#): two plies lost.
-        a.add(&kqk, &pos, uci("a2a8"), 0);
+        a.add(&kqk, &pos, uci("a2a8"), 0, None);
         assert_eq!(a, Accuracy { moves: 1, optimal: 1, plies_lost: 0, worst_lost: 0, worst_at: 0 });
         assert_eq!(a.worst(&["a2a8".into()]), "");
-        a.add(&kqk, &pos, uci("a2a7"), 2);
+        a.add(&kqk, &pos, uci("a2a7"), 2, None);
         assert_eq!(a, Accuracy { moves: 2, optimal: 1, plies_lost: 2, worst_lost: 2, worst_at: 2 });
         let moves = ["a2a8", "h8g8", "a2a7"].map(String::from);
         assert_eq!(a.worst(&moves), "; worst: move 2 a2a7, 2 plies to mate lost");
         // Qg8+ gives the queen away (Kxg8): not won, not judged.
-        a.add(&kqk, &pos, uci("a2g8"), 4);
+        a.add(&kqk, &pos, uci("a2g8"), 4, None);
         assert_eq!(a.moves, 2);
         assert_eq!(a.worst_at, 2);
         let mut b = Accuracy::default();
         b.merge(&a);
         b.merge(&a);
         assert_eq!((b.moves, b.optimal, b.plies_lost, b.worst_lost), (4, 2, 4, 2));
+        // `--dump`: a line a judged move, appended; the unjudged one not.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("moves.tsv");
+        let mut c = Accuracy::default();
+        c.add(&kqk, &pos, uci("a2a7"), 0, Some(&path));
+        c.add(&kqk, &pos, uci("a2g8"), 2, Some(&path));
+        c.add(&kqk, &pos, uci("a2a8"), 4, Some(&path));
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, "7k/8/6K1/8/8/8/Q7/8 w - - 0 1\ta2a7\t2\t0\t2\n7k/8/6K1/8/8/8/Q7/8 w - - 0 1\ta2a8\t0\t0\t0\n");
     }
 
     #[test]
