@@ -1815,7 +1815,10 @@ impl Picker {
     }
 
     /// Re-initialises in place (no temporary on the caller's stack).
-    #[inline(never)]
+    /// In line: the callers' arguments are constants, the body a few
+    /// stores (called, 28 cycles, 27,000 calls in `bench engine`; in
+    /// line 0.20% fewer cycles for 20 B).
+    #[inline(always)]
     pub fn reset(&mut self, main: Move, hang: bool, quiescence: bool) {
         self.stage = if quiescence {
             Stage::CapturesInit
