@@ -3146,6 +3146,9 @@ impl Picker {
                 "11: ldi r17, 7",
                 "    cpi r21, 0",
                 "12: breq 19f",
+                "    tst r20",
+                "    brne 13f",
+                "    rjmp 150f",
                 "13: ldi r18, 15",
                 "    sbrc r20, 0",
                 "    ldi r18, 17",
@@ -3341,6 +3344,58 @@ impl Picker {
                 "    rjmp 31f",
                 "27: ldi r16, {end}",
                 "    rjmp 32f",
+                // The pawns' window from its start (the cursor 0): its
+                // two squares read at fixed offsets from Z (the board plus
+                // `t` less 17, or plus 15), the square tested for the
+                // board only once its byte shows our pawn (as the
+                // knights', below); a window resumed goes on in the loop
+                // at 13. (4 cycles a square, not 17: 0.06% fewer cycles
+                // for 92 B.)
+                "150: movw r30, r24",
+                "    add r30, r19",
+                "    adc r31, r1",
+                "    sbrc r15, 0",
+                "    rjmp 151f",
+                "    sbiw r30, 17",
+                "    ldi r20, 1",
+                "    ldi r18, 0xF1",
+                "    ldd r21, Z+2",
+                "    andi r21, 0x0F",
+                "    cp r21, r17",
+                "    breq 156f",
+                "152: ldi r20, 2",
+                "    ldi r18, 0xEF",
+                "    ld r21, Z",
+                "    andi r21, 0x0F",
+                "    cp r21, r17",
+                "    breq 156f",
+                "158: rjmp 19b",
+                "151: adiw r30, 15",
+                "    ldi r20, 1",
+                "    ldi r18, 15",
+                "    ld r21, Z",
+                "    andi r21, 0x0F",
+                "    cp r21, r17",
+                "    breq 156f",
+                "153: ldi r20, 2",
+                "    ldi r18, 17",
+                "    ldd r21, Z+2",
+                "    andi r21, 0x0F",
+                "    cp r21, r17",
+                "    brne 158b",
+                // Our pawn's byte at `t` plus the step r18 (the cursor
+                // past it): on the board, a capture; else on with the
+                // window's other square, if any.
+                "156: add r18, r19",
+                "    mov r21, r18",
+                "    andi r21, 0x88",
+                "    brne 157f",
+                "    rjmp 50f",
+                "157: cpi r20, 2",
+                "    brsh 158b",
+                "    sbrs r15, 0",
+                "    rjmp 152b",
+                "    rjmp 153b",
                 // The knights' window from its start: the eight jumps
                 // unrolled, each square read at a fixed offset from Z (the
                 // board plus `t` less 33, then plus `t`), the cursor set
