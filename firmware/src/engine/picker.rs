@@ -1745,6 +1745,9 @@ const _: () = {
     assert!(Stage::WinningCaptures as u8 == 2 && Stage::EqualCaptures as u8 == 4);
     assert!(Stage::LosingCaptures as u8 > 7);
     assert!(CLASSES & 7 == 0 && Position::SIDE_OFFSET < 256);
+    // `slot`'s queen note: a square or 0x08 (none) below 0x78, the rest
+    // (unseen, several) above.
+    assert!(QUEEN_UNSEEN >= 0x78);
     // `Option<(Move, Stage)>` in r22, r23 (the move) and r24 (the stage;
     // 0xFF: none), as `Picker::next` returns it.
     use core::mem::{transmute, MaybeUninit};
@@ -3714,15 +3717,18 @@ impl Picker {
                 // (GEOMETRY: ray k, the step from `t` towards it) and the
                 // squares between, the cursor 19 + k if at or above its own,
                 // as the walk would have found it. Several queens: the walk.
-                "70: ldi r17, 5",
+                // (A square or none, below 0x78, tested first, the
+                // queen's code set only for the list and the walk: 0.07%
+                // fewer cycles, same size.)
+                "70: movw r30, r10",
+                "    ldd r18, Z+{slot}",
+                "    cpi r18, 0x78",
+                "    brlo 73f",
+                "    ldi r17, 5",
                 "    sbrc r15, 0",
                 "    ldi r17, 11",
-                "    movw r30, r10",
-                "    ldd r18, Z+{slot}",
                 "    cpi r18, {unseen}",
                 "    breq 66f",
-                "    cpi r18, 0xFF",
-                "    brne 73f",
                 "    rjmp 75f",
                 "66: push r16",
                 "    movw r26, r24",
