@@ -2989,7 +2989,12 @@ impl Picker {
     /// fewer cycles for 110 B; the bishops' the same way: 0.17% fewer for
     /// 120 B. The mode, pending victims and cursor read by the block from
     /// the arguments (the compiler's prologue moved them about), the move
-    /// made by one movw: 0.07% fewer cycles, 8 B smaller.
+    /// made by one movw: 0.07% fewer cycles, 8 B smaller. The pawns'
+    /// window read at fixed offsets from one pointer as the knights', and
+    /// every window resumed entering its unrolled reads at its cursor (the
+    /// loops over JUMPS and RAYS gone, but the several queens' walk):
+    /// 0.21% fewer cycles for 40 B; the pawn-guard tests likewise, 0.11%
+    /// for 48 B (figures by the blocks).
     #[cfg(target_arch = "avr")]
     #[inline(never)]
     fn next_capture(&mut self, pos: &Position, stage: Stage) -> Move {
