@@ -172,7 +172,7 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_r
 /// [`least_attacker`] by hand: the same men, tests and result (the
 /// officers' scan checked against the Rust scan on every call of `bench
 /// engine`, 89,627, all equal). The pawn probes and the king test are
-/// in the assembly too, and its two saved registers are saved inside it
+/// in the assembly too, and its saved register (r12) is saved inside it
 /// only on the way to the officers' scan: the Rust wrapper then saves no
 /// register at all (it pushed eleven), and a pawn found returns at once.
 /// Without `own_removed` (the first scan of each side: none of its men
@@ -240,20 +240,22 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
     // more cycles). Pawn stage: r21 the pawn's code, r26/r27 its two
     // squares. Officers: X the list from `end` down, r0 the slots left
     // (then the king's square, read from slot 0 after the scan only when
-    // no officer serves), r16 the man's square (then the walk), r20 its
+    // no officer serves), r19 the man's square (then the walk), r20 its
     // code, GPIOR1 minus our knights' code, r21 the geometry entry (then
     // scratch), r22 the reach bits then the step, GPIOR2 the best square,
     // r12 its code (0xFF while none; one colour's codes rank as its kinds
-    // do: no kind worked out a man), r23 `t`, r19:r18 the GEOMETRY row of
+    // do: no kind worked out a man), r23 `t`, r31:r18 the GEOMETRY row of
     // `t` (one subtraction a man, not an index worked out and added to
-    // the table: 0.12% fewer cycles). Two registers saved: the count in
-    // r0, the walk in r16 and the two values read least often in the I/O
-    // registers (`in`, `out`: one cycle, as a register) freed four (0.38%
-    // fewer cycles, 28 B smaller).
+    // the table: 0.12% fewer cycles; r31 set again after a man looked
+    // at, who took Z, so the square takes r19, not a saved r16: `bench
+    // engine` 0.02% fewer cycles, 4 B more). One register saved: the
+    // count in r0, the walk in r19 and the two values read least often
+    // in the I/O registers (`in`, `out`: one cycle, as a register) freed
+    // four (0.38% fewer cycles, 28 B smaller).
     // SAFETY: `Position` is `repr(C)` with its 0x88 board at offset 0 and
     // the piece lists at 128; the scan reads the board, the list of `by`
     // and the 8-byte `removed`, and writes GPIOR1 and GPIOR2 (nothing
-    // else uses them); r12 and r16 are restored before the end.
+    // else uses them); r12 is restored before the end.
     unsafe {
         core::arch::asm!(
             // Pawns: white (code 1) from t-15 and t-17, black (7) from
@@ -348,15 +350,14 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    ldd r0, Z+{end_black}",
             "    ldi r21, 0xF8",
             "3:  push r12",
-            "    push r16",
-            // r19:r18 the geometry row of `t` (GEOMETRY + 0x77 + t; GEOMETRY
+            // r31:r18 the geometry row of `t` (GEOMETRY + 0x77 + t; GEOMETRY
             // starts a page, see chess::attacks::FLASH_PAGES:
             // the entry of s to t at minus s, in the page: r31 taken as
             // it is, no borrow; `bench engine` 0.19% fewer cycles, when
             // a page-aligned copy of GEOMETRY here cost 256 B and its
             // padding).
             "    ldi r18, 0x77",
-            "    ldi r19, hi8({geometry})",
+            "    ldi r31, hi8({geometry})",
             "    add r18, r22",
             // X from `end` down (`end` read past the pawns: `bench engine`
             // 0.05% fewer cycles than read by the Rust wrapper, 4 B
@@ -388,17 +389,17 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             // `end` taken as at least 1: 0.14% fewer cycles, 8 B smaller.)
             // (Two men a pass: the count's test falls through once of
             // two, `bench engine` 0.02% fewer cycles for 16 B.)
-            "1:  ld r16, -X",
-            "    movw r30, r18",
-            "    sub r30, r16",
+            "1:  ld r19, -X",
+            "    mov r30, r18",
+            "    sub r30, r19",
             "    lpm r21, Z",
             "    tst r21",
             "    brne 20f",
             "    dec r0",
             "    breq 9f",
-            "    ld r16, -X",
-            "    movw r30, r18",
-            "    sub r30, r16",
+            "    ld r19, -X",
+            "    mov r30, r18",
+            "    sub r30, r19",
             "    lpm r21, Z",
             "    tst r21",
             "    brne 20f",
@@ -432,12 +433,17 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    rcall 70f",
             "    brne 10f",
             "16: mov r22, r0",
-            "10: pop r16",
-            "    pop r12",
+            "10: pop r12",
             // (Returning here, not at the end: the compiler adds only
             // the `ret` after the block, checked in the image; `bench
             // engine` 0.04% fewer cycles than through a jump.)
             "    ret",
+            // Back from a man looked at (which took Z): GEOMETRY's page
+            // in r31 again, for the next men.
+            "19: ldi r31, hi8({geometry})",
+            "    dec r0",
+            "    brne 1b",
+            "    rjmp 9b",
             // A knight (its code less the knight's 0): it serves if a
             // jump away (the entry's JUMP bit), whatever was found before
             // (no man is cheaper: no dearer test), past the empty slot's
@@ -446,13 +452,13 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             // around it, and the JUMP compare after: with the step read
             // below, `bench engine` 0.18% fewer cycles, 4 B more.)
             "14: sbrs r21, 2",
-            "    rjmp 8b",
-            "    cpi r16, 0xFF",
-            "    breq 8b",
+            "    rjmp 19b",
+            "    cpi r19, 0xFF",
+            "    breq 19b",
             "    ldi r22, {jump}",
             "    rjmp 3f",
             "20: movw r30, r24",
-            "    add r30, r16",
+            "    add r30, r19",
             "    adc r31, r1",
             "    ld r20, Z",
             "    andi r20, 0x0F",
@@ -463,30 +469,30 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             // above).
             "    in r22, {gpior1}",
             "    add r22, r20",
-            "    brcc 8b",
+            "    brcc 19b",
             "    breq 14b",
             "    and r22, r21",
             "    andi r22, {line}",
-            "    breq 8b",
+            "    breq 19b",
             // No dearer man than the best found (tested past the reach,
             // which more men fail: `bench engine` 0.03% fewer cycles).
             "    cp r12, r20",
-            "    brlo 8b",
+            "    brlo 19b",
             // An empty slot (NO_SQUARE) told only here, where a man would
             // serve: its byte, read from the position + 0xFF (inside the
             // position, past the lists), rarely gets this far (`bench
             // engine` 0.05% fewer cycles than told first).
-            "    cpi r16, 0xFF",
-            "    breq 8b",
+            "    cpi r19, 0xFF",
+            "    breq 19b",
             // The step: the entry swapped, its high nibble set, is the
-            // low byte of its address in GEOMETRY's page (r19), see
+            // low byte of its address in GEOMETRY's page, see
             // chess::attacks (2 cycles less than DIRECTIONS indexed, 4 B
             // smaller; with the knights' branch below, `bench engine`
             // 0.18% fewer cycles).
             "    swap r21",
             "    ori r21, 0xF0",
             "    mov r30, r21",
-            "    mov r31, r19",
+            "    ldi r31, hi8({geometry})",
             "    lpm r22, Z",
             // (Is s removed? The test of 70 below, in line here and in
             // the walk, the loop's end moved up to keep its branches in
@@ -498,39 +504,39 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    in r30, {gpior0}",
             "    sbrc r30, 7",
             "    rjmp 18f",
-            "    cp r16, r30",
-            "    breq 8b",
+            "    cp r19, r30",
+            "    breq 19b",
             "15: cpi r22, {jump}",
             "    breq 12f",
             // A line: walk from s to t, through empty or removed squares
             // (in s's register: s is read again from the list, where X
             // stays).
-            "5:  add r16, r22",
-            "    cp r16, r23",
+            "5:  add r19, r22",
+            "    cp r19, r23",
             "    breq 6f",
             "    movw r30, r24",
-            "    add r30, r16",
+            "    add r30, r19",
             "    adc r31, r1",
             "    ld r21, Z",
             "    tst r21",
             "    breq 5b",
             "    brts 17f",
             "    in r30, {gpior0}",
-            "    cp r16, r30",
+            "    cp r19, r30",
             "    breq 5b",
-            "    rjmp 8b",
+            "    rjmp 19b",
             // (A man in the way at d = 2 of the swap-off, GPIOR0 below
             // 0x80: `first` and r14 are the men in the map. GPIOR0 with
             // bit 7 never equals a square.)
             "17: in r30, {gpior0}",
-            "    cp r16, r30",
+            "    cp r19, r30",
             "    breq 5b",
             "    sbrc r30, 7",
             "    rjmp 72f",
-            "    cp r16, r14",
+            "    cp r19, r14",
             "    breq 5b",
-            "    rjmp 8b",
-            "72: mov r30, r16",
+            "    rjmp 19b",
+            "72: mov r30, r19",
             "    swap r30",
             "    andi r30, 7",
             "    ldi r31, 0",
@@ -538,23 +544,23 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    sbci r31, hi8(-({removed}))",
             "    ld r31, Z",
             "    ldi r30, 1",
-            "    sbrc r16, 1",
+            "    sbrc r19, 1",
             "    ldi r30, 4",
-            "    sbrc r16, 0",
+            "    sbrc r19, 0",
             "    lsl r30",
-            "    sbrc r16, 2",
+            "    sbrc r19, 2",
             "    swap r30",
             "    and r30, r31",
             "    brne 5b",
-            "    rjmp 8b",
-            "6:  ld r16, X",
-            "    out {gpior2}, r16",
+            "    rjmp 19b",
+            "6:  ld r19, X",
+            "    out {gpior2}, r19",
             "    mov r12, r20",
-            "    rjmp 8b",
+            "    rjmp 19b",
             // A knight: the first found serves (see above).
-            "12: mov r22, r16",
+            "12: mov r22, r19",
             "    rjmp 10b",
-            "18: mov r30, r16",
+            "18: mov r30, r19",
             "    swap r30",
             "    andi r30, 7",
             "    ldi r31, 0",
@@ -562,15 +568,15 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    sbci r31, hi8(-({removed}))",
             "    ld r31, Z",
             "    ldi r30, 1",
-            "    sbrc r16, 1",
+            "    sbrc r19, 1",
             "    ldi r30, 4",
-            "    sbrc r16, 0",
+            "    sbrc r19, 0",
             "    lsl r30",
-            "    sbrc r16, 2",
+            "    sbrc r19, 2",
             "    swap r30",
             "    and r30, r31",
             "    breq 15b",
-            "    rjmp 8b",
+            "    rjmp 19b",
             // Does the pawn on square r26 serve (on the board, and not
             // removed if T: not r19, below 0x80 the one man of `by` in
             // the map; GPIOR0 is set only past the pawns)? Z set if so
