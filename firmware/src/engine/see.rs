@@ -820,16 +820,16 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    mov r18, r23",
             "    mov r19, r23",
             "    rcall {la}",
+            // gain1 back; gain0 stays pushed for the scan at d = 2 below.
             "    pop r18",
             "    pop r19",
-            "    pop r20",
-            "    pop r21",
             // None: gain0. (The block returns from inside, here and
             // below: the compiler adds only the `ret`; `bench engine`
             // 0.03% fewer cycles than through jumps to its end.)
             "    cpi r22, 0xFF",
             "    brne 5f",
-            "    movw r24, r20",
+            "    pop r24",
+            "    pop r25",
             "    ret",
             "2:  cp r1, r20",
             "    cpc r1, r21",
@@ -853,20 +853,92 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    cp r26, r18",
             "    cpc r31, r19",
             "    brge 3f",
+            "    pop r0",
+            "    pop r0",
             "    ldi r24, 0",
             "    ldi r25, 0",
             "    sub r24, r18",
             "    sbc r25, r19",
             "    ret",
-            // The map: first alone (unless full already), eight stores
-            // through Z and first's bit stored, not ORed in (the
-            // compiler's eight `sts` took 36 B for the same 18 cycles).
+            // d = 2: the scan for first's side (first and s in the map,
+            // not built: compared with, see the loop below), before the
+            // loop's seven saves: most exchanges end here, none found,
+            // with lo, -gain1 (a, cur = value - gain1 not negative: s
+            // is worth gain1 at least). Saved across the scan gain0 (still
+            // pushed), gain1, s's value and r14 (s, for the scan); found,
+            // the loop takes over at d = 2 (`bench engine` 0.16% fewer
+            // cycles than the loop's eight saves first, 72 B more). An
+            // en-passant capture (GPIOR0 bit 7) goes to the loop at d = 1.
+            "3:  sbic {gpior0}, 7",
+            "    rjmp 76f",
+            "    push r19",
+            "    push r18",
+            "    push r14",
+            "    mov r14, r27",
+            // The side to recapture: 1 if s is white, its code (below 7)
+            // told by the value's address still in r30 (the code
+            // doubled, plus 1, in its low five bits: SEE_VALUES is on a
+            // 32-byte boundary), not read again (`bench engine` 0.04%
+            // fewer cycles, 8 B smaller).
+            "    andi r30, 0x1F",
+            "    cpi r30, 15",
+            "    ldi r20, 0",
+            "    adc r20, r1",
+            "    push r31",
+            "    push r26",
+            "    in r19, {gpior0}",
+            "    ldi r18, 0x80",
+            "    rcall {la}",
+            "    pop r18",
+            "    pop r19",
+            "    mov r30, r14",
+            "    pop r14",
+            "    pop r26",
+            "    pop r27",
+            "    pop r20",
+            "    pop r21",
+            "    cpi r22, 0xFF",
+            "    brne 77f",
+            "    ldi r24, 0",
+            "    ldi r25, 0",
+            "    sub r24, r26",
+            "    sbc r25, r27",
+            "    ret",
+            // Found (s in r22, t in r23): the loop from d = 2, `lo` the
+            // negated gain1, `hi` gain0, `prev` cur, r14 the first
+            // recapturer.
+            "77: push r10",
+            "    push r11",
+            "    push r12",
+            "    push r13",
+            "    push r14",
+            "    push r15",
+            "    push r16",
+            "    push r17",
+            "    mov r14, r30",
+            "    movw r12, r20",
+            "    sub r18, r26",
+            "    sbc r19, r27",
+            "    movw r16, r18",
+            "    mov r10, r1",
+            "    mov r11, r1",
+            "    sub r10, r26",
+            "    sbc r11, r27",
+            "    ldi r26, 2",
+            "    mov r15, r26",
+            "    mov r26, r22",
+            "    mov r22, r23",
+            "    mov r23, r26",
+            "    rjmp 1f",
+            // En passant: the map full already; the loop from d = 1.
             // The loop (swap_loop by hand, in line: the first man's value
             // and code known): seven registers saved (the position and
             // `t` kept by the scan), `lo` r11:r10, `hi` r13:r12, `prev`
             // r17:r16, `d` r15; s in r23, its value r19:r18, the side to
             // recapture r20.
-            "3:  push r10",
+            "76: pop r20",
+            "    pop r21",
+            "    push r10",
             "    push r11",
             "    push r12",
             "    push r13",
@@ -879,49 +951,11 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    movw r16, r18",
             "    mov r18, r26",
             "    mov r19, r31",
-            // The side to recapture: 1 if s is white, its code (below 7)
-            // told by the value's address still in r30 (the code
-            // doubled, plus 1, in its low five bits: SEE_VALUES is on a
-            // 32-byte boundary), not read again (`bench engine` 0.04%
-            // fewer cycles, 8 B smaller).
             "    andi r30, 0x1F",
             "    cpi r30, 15",
             "    ldi r20, 0",
             "    adc r20, r1",
-            // The map is built at d = 3, if the exchange gets there
-            // (unless full already, en passant: then s is marked now):
-            // the scan at d = 2 compares the men with `first` and s (r14)
-            // instead (most exchanges end there: `bench engine` 0.22%
-            // fewer cycles for 92 B).
-            "    mov r14, r23",
-            "    in r26, {gpior0}",
-            "    sbrc r26, 7",
-            "    rjmp 73f",
-            // d = 2 at once: cur = value - gain1, a = -gain1, and lo is
-            // a (the clamp of a to [MIN, gain0]: a = gain0 - on_square,
-            // never above gain0), not worked out by the loop's bounds
-            // from lo = MIN and d = 1 (`bench engine` 0.08% fewer
-            // cycles for 20 B).
-            "    ldi r26, 2",
-            "    mov r15, r26",
-            "    sub r18, r16",
-            "    sbc r19, r17",
-            "    ldi r26, 0",
-            "    ldi r27, 0",
-            "    sub r26, r16",
-            "    sbc r27, r17",
-            "    movw r10, r26",
-            // (Done if a and cur are both negative; else the scan at
-            // d = 2, past the loop's tests of d: `bench engine` 0.03%
-            // fewer cycles for 12 B.)
-            "    sbrs r27, 7",
-            "    rjmp 74f",
-            "    sbrc r19, 7",
-            "    rjmp 9f",
-            "74: movw r16, r18",
-            "    in r19, {gpior0}",
-            "    rjmp 75f",
-            "73: mov r10, r1",
+            "    mov r10, r1",
             "    ldi r26, 0x80",
             "    mov r11, r26",
             "    ldi r26, 1",
@@ -1058,7 +1092,7 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    ldi r26, 2",
             "    cpse r15, r26",
             "    ldi r19, 0xFF",
-            "75: ldi r18, 0x80",
+            "    ldi r18, 0x80",
             "    rcall {la}",
             "    cpi r22, 0xFF",
             "    breq 9f",
