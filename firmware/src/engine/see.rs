@@ -207,19 +207,43 @@ const _: () = assert!(core::mem::size_of::<Position>() > NO_SQUARE as usize);
 #[inline(always)]
 fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_removed: bool, only: Square) -> Square {
     debug_assert!(core::ptr::eq(removed, core::ptr::addr_of!(REMOVED)));
-    least_attacker_avr(pos, t as u16, by as u8, (own_removed as u16) << 7 | (only as u16) << 8) as u8
+    let r: u16;
+    // SAFETY: the entry's convention (see `least_attacker_avr`); it keeps
+    // r12 and the other registers a C function keeps.
+    unsafe {
+        core::arch::asm!(
+            "out {gpior0}, {only}",
+            "bst {own}, 0",
+            "call {la}",
+            la = sym least_attacker_avr,
+            gpior0 = const GPIOR0,
+            only = in(reg) only,
+            own = in(reg) own_removed as u8,
+            inout("r25r24") pos as *const Position as usize as u16 => _,
+            inout("r23r22") t as u16 => r,
+            inout("r20") by as u8 => _,
+            out("r18") _,
+            out("r19") _,
+            out("r21") _,
+            out("X") _,
+            out("Z") _,
+        );
+    }
+    r as u8
 }
 
 /// [`least_attacker`]'s assembly (C ABI, for [`see_avr`]'s calls: the
-/// position in r25:r24, `t` in r22, `by` in r20, `own_removed` in bit 7
-/// of r18, `only` in r19; the square back in r22, not r24: the position
-/// stays in r25:r24 for the callers: `bench engine` 0.10% fewer cycles;
-/// `t` comes as 16 bits, not zero-extended here).
+/// position in r25:r24, `t` in r22, `by` in r20, `own_removed` in the T
+/// flag, `only` in GPIOR0, both set by the caller (the swap-off's scans
+/// at d = 2 on only set T, later ones nothing: `bench engine` 0.06% fewer
+/// cycles than from r18 and r19 here, 8 B smaller); the square back in r22, not r24:
+/// the position stays in r25:r24 for the callers: `bench engine` 0.10%
+/// fewer cycles; `t` comes as 16 bits, not zero-extended here).
 /// It leaves `t` in r23, and uses only r0, r18..r23, r26, r27, r30, r31
 /// and GPIOR0..2.
 #[cfg(target_arch = "avr")]
 #[inline(never)]
-extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) -> u32 {
+extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8) -> u32 {
     // The scan's reach of a knight, bishop, rook or queen (its code less
     // the knight's: a jump, else that number) is REACH's.
     debug_assert!((KNIGHT..=QUEEN).all(|k| {
@@ -267,11 +291,6 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             // from one pointer per colour (`ldd`), the found pawn's tests
             // in a subroutine (`bench engine` 0.20% fewer cycles than two
             // pointers worked out, 4 B smaller).
-            // GPIOR0 `only` (r19) on every way, a pawn found too: the
-            // swap-off's first scan need not set it (`bench engine`
-            // 0.02% fewer cycles, 4 B smaller than set for the officers).
-            "    out {gpior0}, r19",
-            "    bst r18, 7",
             "    movw r30, r24",
             "    add r30, r22",
             "    adc r31, r1",
@@ -589,9 +608,10 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             "    andi r30, 0x88",
             "    brne 62f",
             "    brtc 62f",
-            "    cp r26, r19",
+            "    in r31, {gpior0}",
+            "    cp r26, r31",
             "    breq 64b",
-            "    sbrs r19, 7",
+            "    sbrs r31, 7",
             "    rjmp 65b",
             "    mov r30, r26",
             "    swap r30",
@@ -638,7 +658,8 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8, own_only: u16) 
             gpior2 = const GPIOR2,
             inout("r25r24") pos as *const Position as usize as u16 => hi,
             removed = sym REMOVED,
-            inout("r19r18") own_only => _,
+            out("r18") _,
+            out("r19") _,
             inout("r20") by => _,
             inout("r23r22") t => lo,
             out("r21") _,
@@ -816,9 +837,9 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    push r19",
             "    push r18",
             "    mov r20, r27",
-            // own_removed in bit 7 (the map full), `only` = first.
-            "    mov r18, r23",
-            "    mov r19, r23",
+            // own_removed (T) bit 7 (the map full), `only` = first.
+            "    out {gpior0}, r23",
+            "    bst r23, 7",
             "    rcall {la}",
             // gain1 back; gain0 stays pushed for the scan at d = 2 below.
             "    pop r18",
@@ -886,8 +907,7 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    adc r20, r1",
             "    push r31",
             "    push r26",
-            "    in r19, {gpior0}",
-            "    ldi r18, 0x80",
+            "    set",
             "    rcall {la}",
             "    pop r18",
             "    pop r19",
@@ -983,7 +1003,10 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    rjmp 7f",
             // The map: first and s at d = 2 (r14), eight stores through
             // Z and first's bit stored, not ORed in (the compiler's eight
-            // `sts` took 36 B for the same 18 cycles).
+            // `sts` took 36 B for the same 18 cycles). The later scans
+            // look all men up: GPIOR0 bit 7 (T stays set).
+            "    ldi r27, 0xFF",
+            "    out {gpior0}, r27",
             "    ldi r30, lo8({removed})",
             "    ldi r31, hi8({removed})",
             "    std Z+0, r1",
@@ -1080,19 +1103,14 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    cp r15, r26",
             "    brsh 9f",
             "    movw r16, r18",
-            // The scan at d = 2 is of `first`'s side, whose only man in
-            // the map is `first` (GPIOR0, unless bit 7: en passant): its
-            // men are compared with it, the men in the way with it and
-            // s (r14), none looked up in the map, not built yet; later
-            // scans (0xFF) look them up (the officers compared, the map
-            // still built: `bench engine` 0.05% fewer cycles for 20 B;
-            // d = 3 too, with the first recapturer kept in a saved
-            // register, would cost about what it saves).
-            "    in r19, {gpior0}",
-            "    ldi r26, 2",
-            "    cpse r15, r26",
-            "    ldi r19, 0xFF",
-            "    ldi r18, 0x80",
+            // (The scan at d = 2, of `first`'s side, is made before the
+            // loop, GPIOR0 `first`: its men are compared with it, the men
+            // in the way with it and s (r14), none looked up in the map,
+            // not built yet (`bench engine` 0.05% fewer cycles for 20 B
+            // than the map built; d = 3 too, with the first recapturer
+            // kept in a saved register, would cost about what it saves).
+            // The loop's scans, later (or en passant's), look them up:
+            // GPIOR0 bit 7, T set, both as they stay.)
             "    rcall {la}",
             "    cpi r22, 0xFF",
             "    breq 9f",
@@ -1449,8 +1467,9 @@ extern "C" fn hanging_officers_avr(pos: &Position, attacked: u16, us: u8) -> u32
             "    breq 1b",
             "    movw r24, r14",
             "    mov r20, r6",
-            "    ldi r18, 0",
+            "    clt",
             "    ldi r19, 0xFF",
+            "    out {gpior0}, r19",
             "    rcall {la}",
             "    cpi r22, 0xFF",
             "    breq 1b",
@@ -1519,6 +1538,7 @@ extern "C" fn hanging_officers_avr(pos: &Position, attacked: u16, us: u8) -> u32
             la = sym least_attacker_avr,
             swap = sym prodigy_see_swap,
             see_value = sym SEE_VALUES,
+            gpior0 = const GPIOR0,
             lists = const 128,
             wp = const PAWN,
             bp = const PAWN + 6,
