@@ -814,13 +814,12 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    lpm r18, Z+",
             "    lpm r19, Z",
             // A promotion (bit 11), or en passant (kind 3: bits 3 and 7).
+            // (Bit 7 alone, a castle, rare: both bits tested out of line,
+            // `bench engine` 0.05% fewer cycles than both masked here.)
             "    sbrc r23, 3",
             "    rjmp 80f",
-            "    mov r30, r22",
-            "    andi r30, 0x88",
-            "    cpi r30, 0x88",
-            "    brne 70f",
-            "    rjmp 85f",
+            "    sbrc r22, 7",
+            "    rjmp 86f",
             "70: mov r22, r27",
             "    mov r23, r26",
             "    mov r27, r0",
@@ -1159,6 +1158,9 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    sub r20, r23",
             "    lpm r23, Z",
             "    sbc r21, r23",
+            "    rjmp 70b",
+            "86: sbrc r22, 3",
+            "    rjmp 85f",
             "    rjmp 70b",
             // En passant: a pawn won, the map full (the capturer and the
             // victim beside it: one byte), first's bit 7 set.
