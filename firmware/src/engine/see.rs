@@ -172,9 +172,8 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_r
 /// [`least_attacker`] by hand: the same men, tests and result (the
 /// officers' scan checked against the Rust scan on every call of `bench
 /// engine`, 89,627, all equal). The pawn probes and the king test are
-/// in the assembly too, and its saved register (r12) is saved inside it
-/// only on the way to the officers' scan: the Rust wrapper then saves no
-/// register at all (it pushed eleven), and a pawn found returns at once.
+/// in the assembly too, and it saves no register (the Rust wrapper
+/// pushed eleven), and a pawn found returns at once.
 /// Without `own_removed` (the first scan of each side: none of its men
 /// has taken part yet) the men of `by` found are not looked up in
 /// `removed`, only the men in the way: 69% of the calls, `bench engine`
@@ -182,6 +181,13 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_r
 /// (The scan below maps a kind to its reach by the numbers of these bits.)
 #[cfg(target_arch = "avr")]
 const _: () = assert!(crate::chess::LINE == 3 && crate::chess::JUMP == 4);
+
+/// [`least_attacker_avr`]'s best square so far (its code in GPIOR2): in
+/// RAM, not in GPIOR2 with the code in a saved register (r12, pushed and
+/// popped each officers' scan: `bench engine` 0.015% fewer cycles, 1 B of
+/// RAM, 4 B).
+#[cfg(target_arch = "avr")]
+static mut LA_BEST: u8 = 0;
 
 /// The ATmega644's general purpose I/O registers 0, 1 and 2 (I/O
 /// addresses, for `in` and `out`): [`least_attacker`]'s scratch, used by
@@ -209,7 +215,7 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_r
     debug_assert!(core::ptr::eq(removed, core::ptr::addr_of!(REMOVED)));
     let r: u16;
     // SAFETY: the entry's convention (see `least_attacker_avr`); it keeps
-    // r12 and the other registers a C function keeps.
+    // the registers a C function keeps.
     unsafe {
         core::arch::asm!(
             "out {gpior0}, {only}",
@@ -253,12 +259,12 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8) -> u32 {
     debug_assert!(pos.officer_end(if by == 0 { Color::White } else { Color::Black }) >= 1);
     let (hi, lo): (u16, u16);
     // Registers: r25:r24 the position (the result in r22), r20 `by`, r22
-    // `t`, r18 bit 7 `own_removed` (then the T flag: clear, no man of `by` is
-    // looked up in `removed`, and the men in the way are compared with
-    // `only`, in r19, then GPIOR0, not looked up either: the map is then
-    // not even built, see [`swap`]; set, all are looked up, but for the
-    // officers of `by` where r19 is below 0x80: it is then the one man of
-    // `by` in the map, and they are compared with it); `removed` is
+    // `t`, the T flag `own_removed` (clear, no man of `by` is looked up in
+    // `removed`, and the men in the way are compared with `only`, in
+    // GPIOR0, not looked up either: the map is then not even built, see
+    // [`swap`]; set, all are looked up, but for the officers of `by`
+    // where GPIOR0 is below 0x80: it is then the one man of `by` in the
+    // map, and they are compared with it); `removed` is
     // always [`REMOVED`], read at
     // its address (its pointer kept in two saved registers cost 0.21%
     // more cycles). Pawn stage: r21 the pawn's code, r26/r27 its two
@@ -266,20 +272,20 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8) -> u32 {
     // (then the king's square, read from slot 0 after the scan only when
     // no officer serves), r19 the man's square (then the walk), r20 its
     // code, GPIOR1 minus our knights' code, r21 the geometry entry (then
-    // scratch), r22 the reach bits then the step, GPIOR2 the best square,
-    // r12 its code (0xFF while none; one colour's codes rank as its kinds
-    // do: no kind worked out a man), r23 `t`, r31:r18 the GEOMETRY row of
+    // scratch), r22 the reach bits then the step, [`LA_BEST`] the best
+    // square, GPIOR2 its code (0xFF while none; one colour's codes rank as
+    // its kinds do: no kind worked out a man), r23 `t`, r31:r18 the GEOMETRY row of
     // `t` (one subtraction a man, not an index worked out and added to
     // the table: 0.12% fewer cycles; r31 set again after a man looked
     // at, who took Z, so the square takes r19, not a saved r16: `bench
-    // engine` 0.02% fewer cycles, 4 B more). One register saved: the
-    // count in r0, the walk in r19 and the two values read least often
-    // in the I/O registers (`in`, `out`: one cycle, as a register) freed
+    // engine` 0.02% fewer cycles, 4 B more). No register saved: the
+    // count in r0, the walk in r19 and the values read least often in
+    // the I/O registers (`in`, `out`: one cycle, as a register) freed
     // four (0.38% fewer cycles, 28 B smaller).
     // SAFETY: `Position` is `repr(C)` with its 0x88 board at offset 0 and
     // the piece lists at 128; the scan reads the board, the list of `by`
-    // and the 8-byte `removed`, and writes GPIOR1 and GPIOR2 (nothing
-    // else uses them); r12 is restored before the end.
+    // and the 8-byte `removed`, and writes GPIOR1, GPIOR2 (nothing else
+    // uses them) and [`LA_BEST`].
     unsafe {
         core::arch::asm!(
             // Pawns: white (code 1) from t-15 and t-17, black (7) from
@@ -368,26 +374,25 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8) -> u32 {
             "    movw r30, r26",
             "    ldd r0, Z+{end_black}",
             "    ldi r21, 0xF8",
-            "3:  push r12",
+            "3:  ldi r18, 0x77",
             // r31:r18 the geometry row of `t` (GEOMETRY + 0x77 + t; GEOMETRY
             // starts a page, see chess::attacks::FLASH_PAGES:
             // the entry of s to t at minus s, in the page: r31 taken as
             // it is, no borrow; `bench engine` 0.19% fewer cycles, when
             // a page-aligned copy of GEOMETRY here cost 256 B and its
             // padding).
-            "    ldi r18, 0x77",
             "    ldi r31, hi8({geometry})",
             "    add r18, r22",
             // X from `end` down (`end` read past the pawns: `bench engine`
             // 0.05% fewer cycles than read by the Rust wrapper, 4 B
             // smaller); GPIOR1 minus our knights' code, GPIOR2 the best
-            // square.
+            // code, LA_BEST the best square.
             "    add r26, r0",
             "    adc r27, r1",
             "    out {gpior1}, r21",
             "    ldi r21, 0xFF",
             "    out {gpior2}, r21",
-            "    mov r12, r21",
+            "    sts {best}, r21",
             "    mov r23, r22",
             // (No officer slot: out through the loop's jump to 9, in
             // reach: 0.03% fewer cycles than around a jump of its own.)
@@ -426,7 +431,7 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8) -> u32 {
             "    brne 1b",
             // No officer: the king, if adjacent to t (and not t) and not
             // removed.
-            "9:  in r22, {gpior2}",
+            "9:  lds r22, {best}",
             "    cpi r22, 0xFF",
             "    brne 10f",
             "    ld r0, -X",
@@ -452,7 +457,7 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8) -> u32 {
             "    rcall 70f",
             "    brne 10f",
             "16: mov r22, r0",
-            "10: pop r12",
+            "10:",
             // (Returning here, not at the end: the compiler adds only
             // the `ret` after the block, checked in the image; `bench
             // engine` 0.04% fewer cycles than through a jump.)
@@ -495,7 +500,8 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8) -> u32 {
             "    breq 19b",
             // No dearer man than the best found (tested past the reach,
             // which more men fail: `bench engine` 0.03% fewer cycles).
-            "    cp r12, r20",
+            "    in r22, {gpior2}",
+            "    cp r22, r20",
             "    brlo 19b",
             // An empty slot (NO_SQUARE) told only here, where a man would
             // serve: its byte, read from the position + 0xFF (inside the
@@ -573,8 +579,8 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8) -> u32 {
             "    brne 5b",
             "    rjmp 19b",
             "6:  ld r19, X",
-            "    out {gpior2}, r19",
-            "    mov r12, r20",
+            "    sts {best}, r19",
+            "    out {gpior2}, r20",
             "    rjmp 19b",
             // A knight: the first found serves (see above).
             "12: mov r22, r19",
@@ -656,6 +662,7 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8) -> u32 {
             end_white = const Position::OFFICER_END_OFFSET - 128,
             end_black = const Position::OFFICER_END_OFFSET + 1 - 144,
             gpior2 = const GPIOR2,
+            best = sym LA_BEST,
             inout("r25r24") pos as *const Position as usize as u16 => hi,
             removed = sym REMOVED,
             out("r18") _,
