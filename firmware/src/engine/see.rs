@@ -550,17 +550,36 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8) -> u32 {
             "    cp r19, r30",
             "    breq 5b",
             "    rjmp 19b",
+            // (Here, in the branches' reach.)
+            "18: mov r30, r19",
+            "    swap r30",
+            "    andi r30, 7",
+            "    ldi r31, 0",
+            "    subi r30, lo8(-({removed}))",
+            "    sbci r31, hi8(-({removed}))",
+            "    ld r31, Z",
+            "    ldi r30, 1",
+            "    sbrc r19, 1",
+            "    ldi r30, 4",
+            "    sbrc r19, 0",
+            "    lsl r30",
+            "    sbrc r19, 2",
+            "    swap r30",
+            "    and r30, r31",
+            "    breq 15b",
+            "    rjmp 19b",
             // (A man in the way at d = 2 of the swap-off, GPIOR0 below
-            // 0x80: `first` and r14 are the men in the map. GPIOR0 with
-            // bit 7 never equals a square.)
+            // 0x80: `first` and s (GAINS + 4) are the men in the map.
+            // GPIOR0 with bit 7 never equals a square.)
             "17: in r30, {gpior0}",
             "    cp r19, r30",
             "    breq 5b",
             "    sbrc r30, 7",
             "    rjmp 72f",
-            "    cp r19, r14",
-            "    breq 5b",
+            "    lds r30, {gains}+4",
+            "    cpse r19, r30",
             "    rjmp 19b",
+            "    rjmp 5b",
             "72: mov r30, r19",
             "    swap r30",
             "    andi r30, 7",
@@ -585,23 +604,6 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8) -> u32 {
             // A knight: the first found serves (see above).
             "12: mov r22, r19",
             "    rjmp 10b",
-            "18: mov r30, r19",
-            "    swap r30",
-            "    andi r30, 7",
-            "    ldi r31, 0",
-            "    subi r30, lo8(-({removed}))",
-            "    sbci r31, hi8(-({removed}))",
-            "    ld r31, Z",
-            "    ldi r30, 1",
-            "    sbrc r19, 1",
-            "    ldi r30, 4",
-            "    sbrc r19, 0",
-            "    lsl r30",
-            "    sbrc r19, 2",
-            "    swap r30",
-            "    and r30, r31",
-            "    breq 15b",
-            "    rjmp 19b",
             // Does the pawn on square r26 serve (on the board, and not
             // removed if T: not r19, below 0x80 the one man of `by` in
             // the map; GPIOR0 is set only past the pawns)? Z set if so
@@ -663,6 +665,7 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8) -> u32 {
             end_black = const Position::OFFICER_END_OFFSET + 1 - 144,
             gpior2 = const GPIOR2,
             best = sym LA_BEST,
+            gains = sym GAINS,
             inout("r25r24") pos as *const Position as usize as u16 => hi,
             removed = sym REMOVED,
             out("r18") _,
@@ -889,15 +892,14 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             // loop's seven saves: most exchanges end here, none found,
             // with lo, -gain1 (a, cur = value - gain1 not negative: s
             // is worth gain1 at least). Across the scan gain0 and gain1
-            // stay in GAINS, r14 (s, for the scan) saved; found, s's value
+            // stay in GAINS, s (for the scan) at GAINS + 4; found, s's value
             // read again (not saved: `bench engine` 0.03% fewer cycles,
             // 12 B more), the loop takes over at d = 2 (`bench engine` 0.16% fewer
             // cycles than the loop's eight saves first, 72 B more). An
             // en-passant capture (GPIOR0 bit 7) goes to the loop at d = 1.
             "3:  sbic {gpior0}, 7",
             "    rjmp 76f",
-            "    push r14",
-            "    mov r14, r27",
+            "    sts {gains}+4, r27",
             // The side to recapture: 1 if s is white, its code (below 7)
             // told by the value's address still in r30 (the code
             // doubled, plus 1, in its low five bits: SEE_VALUES is on a
@@ -909,8 +911,6 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    adc r20, r1",
             "    set",
             "    rcall {la}",
-            "    mov r30, r14",
-            "    pop r14",
             "    lds r26, {gains}+2",
             "    lds r27, {gains}+3",
             "    cpi r22, 0xFF",
@@ -933,7 +933,7 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    push r15",
             "    push r16",
             "    push r17",
-            "    mov r14, r30",
+            "    lds r14, {gains}+4",
             "    movw r12, r20",
             "    movw r30, r24",
             "    add r30, r14",
@@ -1293,9 +1293,12 @@ static mut REMOVED: Removed = [0; 8];
 /// [`see_avr`]'s swap-off keeps `gain0` and `gain1` here (little-endian,
 /// in that order) across its first scans, not pushed: read back only
 /// where needed, and at d = 2 still there (`bench engine` 0.09% fewer
-/// cycles than pushed and popped, 4 B of RAM, 20 B).
+/// cycles than pushed and popped, 4 B of RAM, 20 B); then the first
+/// recapturer, for the scan at d = 2 ([`least_attacker_avr`] compares
+/// the men in its way with it; not in a saved r14: `bench engine` 0.03%
+/// fewer cycles, 1 B of RAM).
 #[cfg(target_arch = "avr")]
-static mut GAINS: [u8; 4] = [0; 4];
+static mut GAINS: [u8; 5] = [0; 5];
 
 /// [`REMOVED`] as it is: filled later, or not at all (see [`swap`]).
 #[cfg(target_arch = "avr")]
