@@ -479,8 +479,12 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8) -> u32 {
             "    rjmp 19b",
             "    cpi r19, 0xFF",
             "    breq 19b",
+            // (Without T, nothing to look up: it serves at once, and a
+            // line man, without T, walks at once, past the knight's
+            // test: `bench engine` 0.04% fewer cycles, 4 B.)
             "    ldi r22, {jump}",
-            "    rjmp 3f",
+            "    brts 3f",
+            "    rjmp 12f",
             "20: movw r30, r24",
             "    add r30, r19",
             "    adc r31, r1",
@@ -525,7 +529,7 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8) -> u32 {
             // (With T and GPIOR0 below 0x80, the one man of `by` in
             // `removed` is GPIOR0: s is compared with it, not looked up;
             // see [`see_avr`]'s loop.)
-            "3:  brtc 15f",
+            "3:  brtc 5f",
             "    in r30, {gpior0}",
             "    sbrc r30, 7",
             "    rjmp 18f",
