@@ -899,11 +899,8 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             // stay in GAINS, s (for the scan) at GAINS + 4; found, s's value
             // read again (not saved: `bench engine` 0.03% fewer cycles,
             // 12 B more), the loop takes over at d = 2 (`bench engine` 0.16% fewer
-            // cycles than the loop's eight saves first, 72 B more). An
-            // en-passant capture (GPIOR0 bit 7) goes to the loop at d = 1.
-            "3:  sbic {gpior0}, 7",
-            "    rjmp 76f",
-            "    sts {gains}+4, r27",
+            // cycles than the loop's eight saves first, 72 B more).
+            "3:  sts {gains}+4, r27",
             // The side to recapture: 1 if s is white, its code (below 7)
             // told by the value's address still in r30 (the code
             // doubled, plus 1, in its low five bits: SEE_VALUES is on a
@@ -913,6 +910,11 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    cpi r30, 15",
             "    ldi r20, 0",
             "    adc r20, r1",
+            // En passant (GPIOR0 bit 7, the map full): s marked in it
+            // too, the scan looks all men up (`rcall`: 20 B smaller than
+            // the loop from d = 1).
+            "    sbic {gpior0}, 7",
+            "    rcall 78f",
             "    set",
             "    rcall {la}",
             "    lds r26, {gains}+2",
@@ -962,37 +964,29 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    mov r22, r23",
             "    mov r23, r26",
             "    rjmp 1f",
-            // En passant: the map full already; the loop from d = 1.
+            // En passant: s into the map (r21, r26, r30, r31 used).
+            "78: mov r30, r27",
+            "    swap r30",
+            "    andi r30, 7",
+            "    ldi r31, 0",
+            "    subi r30, lo8(-({removed}))",
+            "    sbci r31, hi8(-({removed}))",
+            "    ld r26, Z",
+            "    ldi r21, 1",
+            "    sbrc r27, 1",
+            "    ldi r21, 4",
+            "    sbrc r27, 0",
+            "    lsl r21",
+            "    sbrc r27, 2",
+            "    swap r21",
+            "    or r26, r21",
+            "    st Z, r26",
+            "    ret",
             // The loop (swap_loop by hand, in line: the first man's value
-            // and code known): seven registers saved (the position and
+            // and code known): eight registers saved (the position and
             // `t` kept by the scan), `lo` r11:r10, `hi` r13:r12, `prev`
             // r17:r16, `d` r15; s in r23, its value r19:r18, the side to
             // recapture r20.
-            "76: lds r20, {gains}",
-            "    lds r21, {gains}+1",
-            "    push r10",
-            "    push r11",
-            "    push r12",
-            "    push r13",
-            "    push r14",
-            "    push r15",
-            "    push r16",
-            "    push r17",
-            "    mov r23, r27",
-            "    movw r12, r20",
-            "    movw r16, r18",
-            "    mov r18, r26",
-            "    mov r19, r31",
-            "    andi r30, 0x1F",
-            "    cpi r30, 15",
-            "    ldi r20, 0",
-            "    adc r20, r1",
-            "    mov r10, r1",
-            "    ldi r26, 0x80",
-            "    mov r11, r26",
-            "    ldi r26, 1",
-            "    mov r15, r26",
-            "    rjmp 7f",
             "1:  movw r30, r24",
             "    add r30, r23",
             "    adc r31, r1",
