@@ -242,11 +242,11 @@ fn least_attacker(pos: &Position, t: Square, by: Color, removed: &Removed, own_r
 /// position in r25:r24, `t` in r22, `by` in r20, `own_removed` in the T
 /// flag, `only` in GPIOR0, both set by the caller (the swap-off's scans
 /// at d = 2 on only set T, later ones nothing: `bench engine` 0.06% fewer
-/// cycles than from r18 and r19 here, 8 B smaller); the square back in r22, not r24:
-/// the position stays in r25:r24 for the callers: `bench engine` 0.10%
-/// fewer cycles; `t` comes as 16 bits, not zero-extended here).
-/// It leaves `t` in r23, and uses only r0, r18..r23, r26, r27, r30, r31
-/// and GPIOR0..2.
+/// cycles than from r18 and r19 here, 8 B smaller); the square back in
+/// r22, not r24: the position stays in r25:r24 for the callers: `bench
+/// engine` 0.10% fewer cycles; `t` comes as 16 bits, not zero-extended
+/// here). It leaves `t` in r23, T and GPIOR0 as they were, and uses only
+/// r0, r18..r23, r26, r27, r30, r31, GPIOR1, GPIOR2 and [`LA_BEST`].
 #[cfg(target_arch = "avr")]
 #[inline(never)]
 extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8) -> u32 {
@@ -609,9 +609,8 @@ extern "C" fn least_attacker_avr(pos: &Position, t: u16, by: u8) -> u32 {
             "12: mov r22, r19",
             "    rjmp 10b",
             // Does the pawn on square r26 serve (on the board, and not
-            // removed if T: not r19, below 0x80 the one man of `by` in
-            // the map; GPIOR0 is set only past the pawns)? Z set if so
-            // (r30, r31 used).
+            // removed if T: not GPIOR0, below 0x80 the one man of `by`
+            // in the map)? Z set if so (r30, r31 used).
             "64: clz",
             "    ret",
             "65: sez",
@@ -1111,12 +1110,12 @@ extern "C" fn see_avr(pos: &Position, m: u16) -> i16 {
             "    movw r16, r18",
             // (The scan at d = 2, of `first`'s side, is made before the
             // loop, GPIOR0 `first`: its men are compared with it, the men
-            // in the way with it and s (r14), none looked up in the map,
-            // not built yet (`bench engine` 0.05% fewer cycles for 20 B
-            // than the map built; d = 3 too, with the first recapturer
-            // kept in a saved register, would cost about what it saves).
-            // The loop's scans, later (or en passant's), look them up:
-            // GPIOR0 bit 7, T set, both as they stay.)
+            // in the way with it and s (GAINS + 4), none looked up in the
+            // map, not built yet (`bench engine` 0.05% fewer cycles for
+            // 20 B than the map built; d = 3 too, with the first
+            // recapturer kept in a saved register, would cost about what
+            // it saves). The loop's scans, later, look them up: GPIOR0
+            // bit 7, T set, both as they stay.)
             "    rcall {la}",
             "    cpi r22, 0xFF",
             "    breq 9f",
