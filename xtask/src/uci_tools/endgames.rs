@@ -460,6 +460,10 @@ pub fn run(args: Args) -> Result {
     if args.endings.is_empty() {
         return Err("--endings: name at least one of kqk, krk, kbnk".into());
     }
+    if let Some(path) = &args.dump {
+        // Refused before the play-outs, not once a move after them.
+        std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(|e| format!("--dump {}: {e}", path.display()))?;
+    }
     let starts = if args.fen.is_empty() {
         let mut endings = args.endings.clone();
         endings.sort();
