@@ -264,6 +264,8 @@ fn queen_note() -> u8 {
 /// square at a fixed offset, 0.007% for 24 B; a pawn in an officer's
 /// slot tested as in the pawns' loop, 0.007% for 12 B.) The queens'
 /// note kept by the T flag, written once: 0.07% fewer cycles for 4 B.
+/// The classes in r21, a register not saved (the files tested by a
+/// step's H flag where a victim-like byte is met): 0.13% fewer for 4 B.
 /// (Asking the victims kept above a
 /// quiescence node's delta floor for their least attacker instead of the
 /// scan, 2,825 scans fewer, cost 0.08% more cycles and 180 B: the 7,900
@@ -280,12 +282,15 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
     // square less 17 on the board (for pawns, the board plus the first
     // step), r25:r24 the board less 17, r19 the man's square, r17 a ray's square
     // (r9 once: a register less saved, 0.05% fewer cycles), r18
-    // its class bit, r21 a pawn's or the king's file (a slider's
-    // square plus 8), r0 the slots left (officers', then from
-    // officer_end on pawns'; r15 once, a call-saved register pushed:
-    // 0.06% more cycles, 4 B more), r20 the
+    // its class bit (in the pawns' loop a victim's bit), r0 the slots
+    // left (officers', then from officer_end on pawns'; r15 once, a
+    // call-saved register pushed: 0.06% more cycles, 4 B more), r20 the
     // first enemy code (7 white's turn, 1 black's: its bit 1 tells the
-    // pawns' first capture step, +15 or -17), r23:r22 the victims, r7 the classes, T a queen seen. Our man's code plus the
+    // pawns' first capture step, +15 or -17), r23:r22 the victims, r21
+    // the classes (r7 once, pushed and moved: r21 had the king's or a
+    // pawn's file, now told where a victim-like byte is met, and a
+    // diagonal's square plus 8: 0.13% fewer cycles, 4 B), T a queen
+    // seen. Our man's code plus the
     // first enemy code is its kind plus 7 for either colour (white's
     // codes 1..6 and 7, black's 7..12 and 1): no offset kept.
     // An enemy king (code first + 5) is no victim: slot 0 is never set.
@@ -316,12 +321,13 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    sbiw r24, 17",
             "    clr r22",
             "    clr r23",
-            "    clr r7",
+            "    clr r21",
             "    clt",
             // The king (slot 0, always listed): its eight neighbours
             // unrolled, each read at a fixed offset from Y, the board plus
             // k-17 (its slot-map byte 8 further), the rows and files off the
-            // board skipped (r21 the file), not eight steps each tested for
+            // board skipped (the file told by the step's H flag in the
+            // out-of-line tests, 181 on), not eight steps each tested for
             // the board's edge and added to it. (The file tested only once
             // the byte read looks like a victim, as for the pawns below:
             // 0.08% fewer cycles. Y stepped by adiw from one neighbour to
@@ -331,8 +337,6 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    movw r28, r24",
             "    add r28, r19",
             "    adc r29, r1",
-            "    mov r21, r19",
-            "    andi r21, 7",
             "    cpi r19, 0x10",
             "    brlo 73f",
             "71: ldd r16, Y+0",
@@ -412,39 +416,45 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "51: rjmp 50f",
             // The king's victim-like neighbours (out of line: most are
             // not; here within the branches' reach).
-            "181: cpi r21, 0",
-            "    breq 72b",
+            "181: mov r17, r19",
+            "    subi r17, 1",
+            "    brhs 72b",
             "    ldd r16, Y+8",
             "    rcall 43f",
             "    rjmp 72b",
             "182: ldd r16, Y+9",
             "    rcall 43f",
             "    rjmp 81b",
-            "183: cpi r21, 7",
-            "    breq 73b",
+            "183: mov r17, r19",
+            "    subi r17, 0xF7",
+            "    brhc 73b",
             "    ldd r16, Y+10",
             "    rcall 43f",
             "    rjmp 73b",
-            "184: cpi r21, 0",
-            "    breq 75b",
+            "184: mov r17, r19",
+            "    subi r17, 1",
+            "    brhs 75b",
             "    ldd r16, Y+24",
             "    rcall 43f",
             "    rjmp 75b",
-            "185: cpi r21, 7",
-            "    breq 76b",
+            "185: mov r17, r19",
+            "    subi r17, 0xF7",
+            "    brhc 76b",
             "    ldd r16, Y+26",
             "    rcall 43f",
             "    rjmp 76b",
-            "186: cpi r21, 0",
-            "    breq 77b",
+            "186: mov r17, r19",
+            "    subi r17, 1",
+            "    brhs 77b",
             "    ldd r16, Y+40",
             "    rcall 43f",
             "    rjmp 77b",
             "187: ldd r16, Y+41",
             "    rcall 43f",
             "    rjmp 82b",
-            "188: cpi r21, 7",
-            "    breq 29b",
+            "188: mov r17, r19",
+            "    subi r17, 0xF7",
+            "    brhc 29b",
             "    ldd r16, Y+42",
             "    rcall 43f",
             "    rjmp 29b",
@@ -454,7 +464,7 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             // step's subi alone: off the top or bottom rank, N (bit 7);
             // off the a-file, H (westward the low nibble 0 borrows);
             // off the h-file, H clear: eastward r17 holds the square
-            // plus 8 (the diagonals' from r21), and only a file of 7
+            // plus 8 (the diagonals' likewise), and only a file of 7
             // (nibble 15) does not borrow from 15. (The files told by
             // bit 3 and the diagonals by 0x88 instead: 0.33% more
             // cycles, 4 B more.) No table, no
@@ -726,13 +736,13 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    brts 27b",
             "    set",
             "    sts {queen}, r19",
-            "128: mov r21, r19",
-            "    subi r21, 0xF8",
+            "128:",
             // The diagonals as the files: Y the square less 17, each
             // square read at a fixed offset from it, a victim's at Y+17
             // (its slot-map byte at Y+25) once Y is moved there.
             // North-east.
-            "    mov r17, r21",
+            "    mov r17, r19",
+            "    subi r17, 0xF8",
             "130: subi r17, 0xEF",
             "    brhc 131f",
             "    brmi 131f",
@@ -761,7 +771,7 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    or r22, r17",
             "    sbrc r16, 3",
             "    or r23, r17",
-            "    or r7, r18",
+            "    or r21, r18",
             "    rjmp 131f",
             "150: sub r16, r20",
             "    cpi r16, 5",
@@ -799,7 +809,7 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    or r22, r17",
             "    sbrc r16, 3",
             "    or r23, r17",
-            "    or r7, r18",
+            "    or r21, r18",
             "    rjmp 133f",
             "152: sub r16, r20",
             "    cpi r16, 5",
@@ -808,7 +818,8 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    rjmp 153b",
             "133: movw r28, r30",
             // South-east.
-            "    mov r17, r21",
+            "    mov r17, r19",
+            "    subi r17, 0xF8",
             "134: subi r17, 0x0F",
             "    brhc 135f",
             "    brmi 135f",
@@ -842,7 +853,7 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    or r22, r17",
             "    sbrc r16, 3",
             "    or r23, r17",
-            "    or r7, r18",
+            "    or r21, r18",
             "135: movw r28, r30",
             // South-west.
             "    mov r17, r19",
@@ -879,38 +890,39 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    or r22, r17",
             "    sbrc r16, 3",
             "    or r23, r17",
-            "    or r7, r18",
+            "    or r21, r18",
             "137: rjmp 29b",
             // A pawn in an officer's slot (rare): its two captures as
             // in the pawns' loop below (+15, +17 white's, -17, -15
             // black's), no class; Y the board plus its square (from
-            // the dispatch).
+            // the dispatch); the file told only for a victim-like byte.
             "110: ldi r18, 0",
             "    sbrc r20, 1",
             "    adiw r28, 32",
-            "    mov r21, r19",
-            "    andi r21, 7",
-            "    breq 111f",
             "    ld r16, Y",
             "    andi r16, 0x0F",
             "    sub r16, r20",
             "    cpi r16, 5",
             "    brsh 111f",
+            "    mov r17, r19",
+            "    andi r17, 7",
+            "    breq 111f",
             "    rcall 40f",
-            "111: cpi r21, 7",
-            "    breq 112f",
-            "    ldd r16, Y+2",
+            "111: ldd r16, Y+2",
             "    andi r16, 0x0F",
             "    sub r16, r20",
             "    cpi r16, 5",
             "    brsh 112f",
+            "    mov r17, r19",
+            "    subi r17, 0xF7",
+            "    brhc 112f",
             "    ldd r16, Y+10",
             "    rcall 43f",
             "112: rjmp 29b",
             // A victim at Y (here, before the pawns' loop: its exit
             // reaches the end only so): its slot's bit into r23:r22 (1 << slot: 1 or 4 by
             // bit 1, doubled by bit 0, nibbles swapped by bit 2, the high byte
-            // by bit 3), the attacker's class into r7. (The high byte's
+            // by bit 3), the attacker's class into r21. (The high byte's
             // victim, a pawn, most here, returns with no jump: 1 cycle
             // fewer, 0.02% fewer cycles than the low byte's so, which
             // had saved 0.004% for 4 B when the pawns' victims came
@@ -923,7 +935,7 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    lsl r17",
             "    sbrc r16, 2",
             "    swap r17",
-            "    or r7, r18",
+            "    or r21, r18",
             "    sbrs r16, 3",
             "    rjmp 44f",
             "    or r23, r17",
@@ -935,8 +947,7 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             // from our list's end, 144 + 16 * us from the board), plus
             // one for the decrement. No class (r18 0): the pawns are
             // always probed. Z the board plus the first step.
-            "50: ldi r18, 0",
-            "    mov r17, r24",
+            "50: mov r17, r24",
             "    subi r17, 0x5E",
             "    sbrs r20, 1",
             "    subi r17, 0xF0",
@@ -979,41 +990,41 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    sub r17, r20",
             "    cpi r17, 5",
             "    brsh 39b",
-            "    mov r21, r19",
-            "    andi r21, 7",
-            "    cpi r21, 7",
-            "    breq 39b",
-            // The victim's bit in line (as 40 below, r21 the bit, no
-            // class: r18 is 0 for pawns), not by a call: 0.05% fewer
+            // (The h-file: the square plus 9 does not borrow from 7.)
+            "    mov r18, r19",
+            "    subi r18, 0xF7",
+            "    brhc 39b",
+            // The victim's bit in line (as 40 below, r18 the bit: no
+            // class for pawns, r18 free here), not by a call: 0.05% fewer
             // cycles for 40 B.
             "    ldd r16, Y+10",
-            "    ldi r21, 1",
+            "    ldi r18, 1",
             "    sbrc r16, 1",
-            "    ldi r21, 4",
+            "    ldi r18, 4",
             "    sbrc r16, 0",
-            "    lsl r21",
+            "    lsl r18",
             "    sbrc r16, 2",
-            "    swap r21",
+            "    swap r18",
             "    sbrs r16, 3",
-            "    or r22, r21",
+            "    or r22, r18",
             "    sbrc r16, 3",
-            "    or r23, r21",
+            "    or r23, r18",
             "    rjmp 39b",
-            "34: mov r21, r19",
-            "    andi r21, 7",
+            "34: mov r18, r19",
+            "    andi r18, 7",
             "    breq 31b",
             "    ldd r16, Y+8",
-            "    ldi r21, 1",
+            "    ldi r18, 1",
             "    sbrc r16, 1",
-            "    ldi r21, 4",
+            "    ldi r18, 4",
             "    sbrc r16, 0",
-            "    lsl r21",
+            "    lsl r18",
             "    sbrc r16, 2",
-            "    swap r21",
+            "    swap r18",
             "    sbrs r16, 3",
-            "    or r22, r21",
+            "    or r22, r18",
             "    sbrc r16, 3",
-            "    or r23, r21",
+            "    or r23, r18",
             "    rjmp 31b",
             "99: brts 98f",
             "    ldi r16, 0x08",
@@ -1025,9 +1036,8 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             inout("r25r24") pos as *const Position => _,
             in("r22") us as u8,
             out("r20") _,
-            out("r21") _,
             lateout("r23r22") v,
-            out("r7") classes,
+            out("r21") classes,
             out("r16") _, out("r17") _, out("r18") _, out("r19") _,
             out("X") _, out("Z") _,
         );
