@@ -266,6 +266,9 @@ fn queen_note() -> u8 {
 /// note kept by the T flag, written once: 0.07% fewer cycles for 4 B.
 /// The classes in r21, a register not saved (the files tested by a
 /// step's H flag where a victim-like byte is met): 0.13% fewer for 4 B.
+/// The files' first two squares' ranks told by the square itself (no
+/// r17 set unless the line goes on, the south's first square read
+/// from Z, Y set for the second): 0.10% fewer for 60 B.
 /// (Asking the victims kept above a
 /// quiescence node's delta floor for their least attacker instead of the
 /// scan, 2,825 scans fewer, cost 0.08% more cycles and 180 B: the 7,900
@@ -495,8 +498,24 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             // Y+33, the second at Y+49, a victim there at Y+17 once Y
             // has moved), a man on the first tested out of line (138);
             // southward the first at Y+1, the second at Y+17 once Y
-            // has stepped back by 32.
+            // has stepped back by 32. The first two squares' ranks
+            // told by the square itself (cpi), r17 set only if the
+            // line goes on (the south's first square read at Z+1, Y
+            // set only for the second; a man on it tested at 139, and
+            // on later ones at 117): 0.10% fewer cycles for 60 B.
+            "    cpi r19, 0x70",
+            "    brsh 121f",
+            "    ldd r16, Y+33",
+            "    andi r16, 0x0F",
+            "    brne 138b",
+            "    cpi r19, 0x60",
+            "    brsh 121f",
+            "    ldd r16, Y+49",
+            "    adiw r28, 32",
+            "    andi r16, 0x0F",
+            "    brne 119f",
             "    mov r17, r19",
+            "    subi r17, 0xE0",
             "120: subi r17, 0xF0",
             "    brmi 121f",
             "    ldd r16, Y+33",
@@ -508,26 +527,46 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    adiw r28, 32",
             "    andi r16, 0x0F",
             "    breq 120b",
-            "    sub r16, r20",
+            "119: sub r16, r20",
             "    cpi r16, 5",
             "    brsh 121f",
             "    ldd r16, Y+25",
             "    rcall 43f",
-            "121: movw r28, r30",
+            "    rjmp 121f",
+            // (South's first square's man tested here, within reach.)
+            "139: sub r16, r20",
+            "    cpi r16, 5",
+            "    brsh 123f",
+            "    ldd r16, Z+9",
+            "    rcall 43f",
+            "    rjmp 123f",
             // South.
+            "121: cpi r19, 0x10",
+            "    brlo 123f",
+            "    ldd r16, Z+1",
+            "    andi r16, 0x0F",
+            "    brne 139b",
+            "    cpi r19, 0x20",
+            "    brlo 123f",
+            "    movw r28, r30",
+            "    sbiw r28, 32",
+            "    ldd r16, Y+17",
+            "    andi r16, 0x0F",
+            "    brne 118f",
             "    mov r17, r19",
+            "    subi r17, 0x20",
             "122: subi r17, 0x10",
             "    brmi 123f",
             "    ldd r16, Y+1",
             "    andi r16, 0x0F",
-            "    brne 139f",
+            "    brne 117f",
             "    subi r17, 0x10",
             "    brmi 123f",
             "    sbiw r28, 32",
             "    ldd r16, Y+17",
             "    andi r16, 0x0F",
             "    breq 122b",
-            "    sub r16, r20",
+            "118: sub r16, r20",
             "    cpi r16, 5",
             "    brsh 123f",
             "    ldd r16, Y+25",
@@ -583,7 +622,7 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    rjmp 29b",
             "    rjmp 129f",
             // The files' and ranks' men tested out of line.
-            "139: sub r16, r20",
+            "117: sub r16, r20",
             "    cpi r16, 5",
             "    brsh 123b",
             "    ldd r16, Y+9",
