@@ -268,7 +268,9 @@ fn queen_note() -> u8 {
 /// step's H flag where a victim-like byte is met): 0.13% fewer for 4 B.
 /// The files' first two squares' ranks told by the square itself (no
 /// r17 set unless the line goes on, the south's first square read
-/// from Z, Y set for the second): 0.10% fewer for 60 B.
+/// from Z, Y set for the second): 0.10% fewer for 60 B. The north-east
+/// and south-east lines' first step from the square itself (one subi,
+/// the loop's top after it): 0.04% fewer for 4 B.
 /// (Asking the victims kept above a
 /// quiescence node's delta floor for their least attacker instead of the
 /// scan, 2,825 scans fewer, cost 0.08% more cycles and 180 B: the 7,900
@@ -779,11 +781,15 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             // The diagonals as the files: Y the square less 17, each
             // square read at a fixed offset from it, a victim's at Y+17
             // (its slot-map byte at Y+25) once Y is moved there.
+            // North-east and south-east: the first step's subi from the
+            // square itself (+25, -7: the flags and r17 as the square
+            // plus 8 stepped), the loop's top after it, its next step
+            // made before the jump back (a cycle more a turn, one fewer
+            // a line: 0.04% fewer cycles, 4 B).
             // North-east.
             "    mov r17, r19",
-            "    subi r17, 0xF8",
-            "130: subi r17, 0xEF",
-            "    brhc 131f",
+            "    subi r17, 0xE7",
+            "130: brhc 131f",
             "    brmi 131f",
             "    ldd r16, Y+34",
             "    andi r16, 0x0F",
@@ -794,8 +800,10 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    ldd r16, Y+51",
             "    adiw r28, 34",
             "    andi r16, 0x0F",
-            "    breq 130b",
-            "    sub r16, r20",
+            "    brne 149f",
+            "    subi r17, 0xEF",
+            "    rjmp 130b",
+            "149: sub r16, r20",
             "    cpi r16, 5",
             "    brsh 131f",
             "151: ldd r16, Y+25",
@@ -858,9 +866,8 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "133: movw r28, r30",
             // South-east.
             "    mov r17, r19",
-            "    subi r17, 0xF8",
-            "134: subi r17, 0x0F",
-            "    brhc 135f",
+            "    subi r17, 0x07",
+            "134: brhc 135f",
             "    brmi 135f",
             "    ldd r16, Y+2",
             "    andi r16, 0x0F",
@@ -876,8 +883,10 @@ pub fn attacked_victims(pos: &Position, us: Color) -> (u16, u8) {
             "    sbiw r28, 30",
             "    ldd r16, Y+17",
             "    andi r16, 0x0F",
-            "    breq 134b",
-            "    sub r16, r20",
+            "    brne 148f",
+            "    subi r17, 0x0F",
+            "    rjmp 134b",
+            "148: sub r16, r20",
             "    cpi r16, 5",
             "    brsh 135f",
             "155: ldd r16, Y+25",
