@@ -406,7 +406,7 @@ impl MoveGen {
     /// calls, 530).
     #[cfg(target_arch = "avr")]
     #[inline(never)]
-    extern "C" fn next_avr(&mut self, pos: &Position) -> u16 {
+    pub(crate) extern "C" fn next_avr(&mut self, pos: &Position) -> u16 {
         use core::mem::offset_of;
         const SLOT: usize = offset_of!(MoveGen, slot);
         const STEP: usize = offset_of!(MoveGen, step);
