@@ -2180,7 +2180,10 @@ impl Picker {
                 "    brne 4f",
                 "2:  rjmp {captures}",
                 // The victims' scan, the main line's move none or tried.
-                "4:  cpi r18, {init}",
+                "4:  cpi r18, {hanging}",
+                "    brne 6f",
+                "    rjmp {hanging_fast}",
+                "6:  cpi r18, {init}",
                 "    breq 5f",
                 "    tst r18",
                 "    brne 3f",
@@ -2198,6 +2201,8 @@ impl Picker {
                 losing = const Stage::LosingCaptures as u8,
                 not_evade = const !EVADE,
                 init = const Stage::CapturesInit as u8,
+                hanging = const Stage::Hanging as u8,
+                hanging_fast = sym Self::next_hanging_fast,
                 main = const core::mem::offset_of!(Picker, main),
                 start = sym Self::next_first,
                 quiet = sym Self::next_quiet,
@@ -2841,12 +2846,7 @@ impl Picker {
                 return None;
             }
             match self.gen.next(pos) {
-                None => {
-                    self.cursor += 1;
-                    if idx == 0 {
-                        self.gen = self.carry_restriction(MoveGen::for_slot(self.hang[1]).without_captures());
-                    }
-                }
+                None => self.next_hanging_man(),
                 Some(m) => {
                     if !m.is_capture()
                         && !m.is_promotion()
@@ -2861,6 +2861,133 @@ impl Picker {
                 }
             }
         }
+    }
+
+    /// The hanging-men stage's generator at its end: on to the second
+    /// man (for [`Picker::next_hanging`] and the AVR's
+    /// [`Picker::next_hanging_fast`]).
+    #[inline(never)]
+    fn next_hanging_man(&mut self) {
+        let idx = self.cursor;
+        self.cursor += 1;
+        if idx == 0 {
+            self.gen = self.carry_restriction(MoveGen::for_slot(self.hang[1]).without_captures());
+        }
+    }
+
+    /// [`Picker::next`] in [`Stage::Hanging`] (the stage begun by an
+    /// earlier call): [`Picker::next_hanging`]'s loop by hand, reached
+    /// from the dispatch, not through [`Picker::next_stage`] (15 register
+    /// saves) and `next_hanging` (14): 6 here, the picker in Y as in
+    /// [`Picker::next_quiet`]. With no hanging man's generator left, on
+    /// in `next_stage` (its arms set up the quiet stage).
+    #[cfg(target_arch = "avr")]
+    #[inline(never)]
+    fn next_hanging_fast(&mut self, pos: &Position, killers: &[Move; 2]) -> Option<(Move, Stage)> {
+        use core::mem::offset_of;
+        const PROMOTION: u8 = (Move::new(0, 0, MoveKind::PromoteKnight, false).0 >> 8) as u8;
+        const CAPTURE: u8 = (Move::new(0, 0, MoveKind::Normal, true).0 >> 8) as u8;
+        const CASTLE: u8 = Move::new(0, 0, MoveKind::Castle, false).0 as u8;
+        const {
+            assert!(PROMOTION == 1 << 3 && CAPTURE == 1 << 7 && CASTLE & 0x77 == 0);
+            assert!(offset_of!(Picker, gen) == 0 && offset_of!(Picker, hang) + 1 < 63);
+        };
+        let (m, c): (u16, u8);
+        // SAFETY: as in `next_quiet`: the block is the body; it leaves by
+        // `ret` or by a jump to `next_stage` with the arguments as
+        // received, everything pushed popped first; it restores r14..r17
+        // and Y, reads the killers and the picker's fields; `next_avr`
+        // (C ABI) and `next_hanging_man` keep r14..r17 and Y.
+        unsafe { core::arch::asm!(
+            "    push r14",
+            "    push r15",
+            "    push r16",
+            "    push r17",
+            "    push r28",
+            "    push r29",
+            "    movw r28, r24",
+            "    movw r16, r22",
+            "    movw r14, r20",
+            // The man at the cursor, none past two or a zero slot.
+            "1:  ldd r18, Y+{cursor}",
+            "    cpi r18, 2",
+            "    brsh 30f",
+            "    movw r30, r28",
+            "    add r30, r18",
+            "    adc r31, r1",
+            "    ldd r18, Z+{hang}",
+            "    tst r18",
+            "    breq 30f",
+            "    movw r24, r28",
+            "    movw r22, r16",
+            "    call {gen_next}",
+            "    movw r22, r24",
+            "    cp r24, r1",
+            "    cpc r25, r1",
+            "    breq 20f",
+            // No capture, promotion, castling, main move or killer.
+            "    sbrc r23, 7",
+            "    rjmp 1b",
+            "    sbrc r23, 3",
+            "    rjmp 1b",
+            "    mov r18, r22",
+            "    andi r18, 0x88",
+            "    cpi r18, {castle}",
+            "    breq 1b",
+            "    ldd r18, Y+{main}",
+            "    ldd r19, Y+{main}+1",
+            "    cp r22, r18",
+            "    cpc r23, r19",
+            "    breq 1b",
+            "    movw r30, r14",
+            "    ld r18, Z+",
+            "    ld r19, Z+",
+            "    cp r22, r18",
+            "    cpc r23, r19",
+            "    breq 1b",
+            "    ld r18, Z+",
+            "    ld r19, Z",
+            "    cp r22, r18",
+            "    cpc r23, r19",
+            "    breq 1b",
+            "    ldi r24, {stage_hanging}",
+            "    pop r29",
+            "    pop r28",
+            "    pop r17",
+            "    pop r16",
+            "    pop r15",
+            "    pop r14",
+            "    ret",
+            "20: movw r24, r28",
+            "    call {next_man}",
+            "    rjmp 1b",
+            "30: movw r24, r28",
+            "    movw r22, r16",
+            "    movw r20, r14",
+            "    pop r29",
+            "    pop r28",
+            "    pop r17",
+            "    pop r16",
+            "    pop r15",
+            "    pop r14",
+            "    jmp {rest}",
+            castle = const CASTLE,
+            main = const offset_of!(Picker, main),
+            hang = const offset_of!(Picker, hang),
+            cursor = const offset_of!(Picker, cursor),
+            stage_hanging = const Stage::Hanging as u8,
+            gen_next = sym MoveGen::next_avr,
+            next_man = sym Self::next_hanging_man,
+            rest = sym Self::next_stage,
+            in("r25r24") self as *mut Picker,
+            inout("r23r22") pos as *const Position => m,
+            in("r21r20") killers as *const [Move; 2],
+            lateout("r24") c,
+            out("r18") _, out("r19") _, out("X") _, out("Z") _,
+        ) };
+        // (Never reached, as in `next`: every path returns or jumps.)
+        // SAFETY: not reached.
+        unsafe { core::mem::transmute::<ReturnRegs, Option<(Move, Stage)>>(ReturnRegs(m, c)) }
     }
 
     /// In check ([`EVADE`]): the generator moves on to the next man of
