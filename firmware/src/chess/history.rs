@@ -11,60 +11,62 @@ pub const HISTORY_LEN: usize = 100;
 #[derive(Clone)]
 pub struct HashHistory {
     ring: [u32; HISTORY_LEN],
-    /// Slot the next push writes.
+    /// Twice the slot the next push writes (0, 2, .., 198): the AVR's
+    /// assembly push adds it to the ring's address twice, no `mul`.
     head: u8,
-    /// Number of valid entries (at most `HISTORY_LEN`).
-    len: u8,
+    /// Free entries: `HISTORY_LEN` less the number of valid ones (the
+    /// assembly push takes 1 and skips the store on a borrow, no compare).
+    room: u8,
 }
 
-/// Offsets of the ring, its head and its length, for the AVR build's
-/// assembly push in `make_move_into` (which takes the length to follow
-/// the head).
+/// Offsets of the ring, its head and its room, for the AVR build's
+/// assembly push in `make_move_into` and pop in `unmake_move` (which take
+/// the room to follow the head).
 #[cfg(target_arch = "avr")]
 pub(super) const RING_OFFSET: usize = core::mem::offset_of!(HashHistory, ring);
 #[cfg(target_arch = "avr")]
 pub(super) const HEAD_OFFSET: usize = core::mem::offset_of!(HashHistory, head);
 #[cfg(target_arch = "avr")]
-const _: () = assert!(core::mem::offset_of!(HashHistory, len) == HEAD_OFFSET + 1);
+const _: () = assert!(core::mem::offset_of!(HashHistory, room) == HEAD_OFFSET + 1);
 
 impl HashHistory {
     pub const fn new() -> Self {
         HashHistory {
             ring: [0; HISTORY_LEN],
             head: 0,
-            len: 0,
+            room: HISTORY_LEN as u8,
         }
     }
 
     /// Forgets everything (new game, position set up from FEN).
     pub fn clear(&mut self) {
         self.head = 0;
-        self.len = 0;
+        self.room = HISTORY_LEN as u8;
     }
 
     /// Number of remembered positions.
     pub fn len(&self) -> usize {
-        self.len as usize
+        HISTORY_LEN - self.room as usize
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.room as usize == HISTORY_LEN
     }
 
     /// Remembers `hash`; when full the oldest entry is overwritten.
     #[inline]
     pub fn push(&mut self, hash: u32) {
         // (`head` is always in range: a test, not a bounds-check panic.)
-        if let Some(slot) = self.ring.get_mut(self.head as usize) {
+        if let Some(slot) = self.ring.get_mut((self.head >> 1) as usize) {
             *slot = hash;
         }
-        self.head = if self.head as usize + 1 == HISTORY_LEN {
+        self.head = if self.head as usize + 2 == 2 * HISTORY_LEN {
             0
         } else {
-            self.head + 1
+            self.head + 2
         };
-        if (self.len as usize) < HISTORY_LEN {
-            self.len += 1;
+        if self.room > 0 {
+            self.room -= 1;
         }
     }
 
@@ -73,23 +75,23 @@ impl HashHistory {
     /// fifty-move horizon.
     #[inline]
     pub fn pop(&mut self) {
-        if self.len > 0 {
+        if (self.room as usize) < HISTORY_LEN {
             self.head = if self.head == 0 {
-                HISTORY_LEN as u8 - 1
+                2 * HISTORY_LEN as u8 - 2
             } else {
-                self.head - 1
+                self.head - 2
             };
-            self.len -= 1;
+            self.room += 1;
         }
     }
 
     /// Hash `back` plies before the current position (1 = previous one).
     #[inline]
     pub fn get(&self, back: usize) -> Option<u32> {
-        if back == 0 || back > self.len as usize {
+        if back == 0 || back > self.len() {
             return None;
         }
-        let mut i = self.head as usize + HISTORY_LEN - back;
+        let mut i = (self.head >> 1) as usize + HISTORY_LEN - back;
         if i >= HISTORY_LEN {
             i -= HISTORY_LEN;
         }
@@ -103,14 +105,14 @@ impl HashHistory {
     /// loop over `get` kept 16-bit plies and indices and saved 13
     /// registers on the AVR).
     pub fn count(&self, hash: u32, window: usize) -> u8 {
-        let len = self.len;
+        let len = HISTORY_LEN as u8 - self.room;
         let window = if window < len as usize { window as u8 } else { len };
         if window < 4 {
             return 0;
         }
         let mut probes = (window - 4) / 2 + 1;
         // Plies 4, 6, ... back: slot head - 4, head - 6, ... around the ring.
-        let mut i = self.head.wrapping_sub(4);
+        let mut i = (self.head >> 1).wrapping_sub(4);
         if i >= HISTORY_LEN as u8 {
             i = i.wrapping_add(HISTORY_LEN as u8);
         }

@@ -213,8 +213,9 @@ impl Position {
         // moved. X and Z point in turn.
         // SAFETY: writes only the position's and the undo record's fields
         // at their offsets, board and list entries of on-board squares and
-        // slots below 16, and the history ring below its length; reads the
-        // flash table SQUARE_KEYS; r1 is cleared after the `mul`.
+        // slots below 16, and the history ring's entry at its head (below
+        // 2 * HISTORY_LEN, twice a slot); reads the flash table
+        // SQUARE_KEYS; r1 stays 0 (no `mul`).
         unsafe {
             core::arch::asm!(
                 // Not a normal move or a double push, or an en-passant
@@ -444,28 +445,28 @@ impl Position {
                 "    adc r31, r1",
                 "    rcall 45b",
                 "139: rjmp 36f",
-                // History push: head and length, then X = the ring entry.
+                // History push: the room less one unless none, X = the
+                // ring entry (the head is twice its slot: added twice),
+                // the head on by 2. (The slot times 4 by `mul`, the
+                // length counted up to a compare: 7 cycles more.)
                 "20: movw r30, r24",
                 "    subi r30, {head_nlo}",
                 "    sbci r31, {head_nhi}",
                 "    ld r18, Z",
                 "    ldd r19, Z+1",
-                "    cpi r19, {hlen}",
-                "    brsh 21f",
-                "    inc r19",
+                "    subi r19, 1",
+                "    brcs 21f",
                 "    std Z+1, r19",
-                "21: mov r19, r18",
-                "    inc r19",
-                "    cpi r19, {hlen}",
-                "    brne 22f",
-                "    clr r19",
-                "22: st Z, r19",
-                "    ldi r19, 4",
-                "    mul r18, r19",
-                "    movw r26, r24",
-                "    add r26, r0",
+                "21: movw r26, r24",
+                "    add r26, r18",
                 "    adc r27, r1",
-                "    clr r1",
+                "    add r26, r18",
+                "    adc r27, r1",
+                "    subi r18, 0xFE",
+                "    cpi r18, 2 * {hlen}",
+                "    brne 22f",
+                "    clr r18",
+                "22: st Z, r18",
                 "    subi r26, {ring_nlo}",
                 "    sbci r27, {ring_nhi}",
                 // The hash (in r16, r0, r18, r19) into the ring. (The
@@ -1046,7 +1047,7 @@ impl Position {
         // opponent (to move before the take-back); T a pawn moved.
         // SAFETY: writes only the position's fields at their offsets,
         // board and list entries of on-board squares and slots below 16,
-        // the history's head and length; reads the undo record.
+        // the history's head and room; reads the undo record.
         unsafe {
             core::arch::asm!(
                 "    movw r30, r20",
@@ -1095,20 +1096,21 @@ impl Position {
                 "    ldd r18, Z+{u_h3}",
                 "    st X+, r18",
                 // History pop: the head from X, just past the hash (no
-                // movw from the position).
+                // movw from the position); unless the ring is empty (all
+                // room), one more room and the head back by 2 (twice the
+                // slot), wrapping on the borrow.
                 "    subi r26, {hash_head_nlo}",
                 "    sbci r27, {hash_head_nhi}",
                 "    ld r18, X+",
                 "    ld r19, X",
-                "    tst r19",
-                "    breq 23f",
-                "    dec r19",
+                "    cpi r19, {hlen}",
+                "    brsh 23f",
+                "    inc r19",
                 "    st X, r19",
-                "    tst r18",
-                "    brne 22f",
-                "    ldi r18, {hlen}",
-                "22: dec r18",
-                "    st -X, r18",
+                "    subi r18, 2",
+                "    brcc 22f",
+                "    ldi r18, 2 * {hlen} - 2",
+                "22: st -X, r18",
                 // The mover back from `to` to `from`, with its slot.
                 // (The undo record in X meanwhile, the board through Z,
                 // a square's slot at Z+8: no `adiw`. The mover's byte
