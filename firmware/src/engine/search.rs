@@ -1910,6 +1910,15 @@ mod tests {
     extern crate std;
     use std::vec::Vec;
 
+    /// The bench's positions (`assets/bench_positions.epd`) as FENs.
+    fn bench_fens() -> Vec<std::string::String> {
+        include_str!("../../../assets/bench_positions.epd")
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.split(' ').take(4).collect::<Vec<_>>().join(" ") + " 0 1")
+            .collect()
+    }
+
     struct Host;
 
     impl SearchHost for Host {
@@ -1928,11 +1937,7 @@ mod tests {
     /// a few with a pawn on the 7th or an en-passant square; every floor).
     #[test]
     fn quiescence_empty_yields_nothing() {
-        let mut fens: Vec<std::string::String> = include_str!("../../../assets/bench_positions.epd")
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| l.split(' ').take(4).collect::<Vec<_>>().join(" ") + " 0 1")
-            .collect();
+        let mut fens = bench_fens();
         fens.push("4k3/1P6/8/3pP3/8/8/8/4K3 w - d6 0 1".into());
         fens.push("4k3/8/8/8/3pP3/8/6p1/4K3 b - e3 0 1".into());
         fens.push("4k3/p7/8/8/8/8/7P/4K3 w - - 0 1".into());
@@ -1982,11 +1987,7 @@ mod tests {
     /// main line move and with a quiet one, with killers and without.
     #[test]
     fn root_first_pass_restriction_keeps_its_moves() {
-        let mut fens: Vec<std::string::String> = include_str!("../../../assets/bench_positions.epd")
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| l.split(' ').take(4).collect::<Vec<_>>().join(" ") + " 0 1")
-            .collect();
+        let mut fens = bench_fens();
         fens.push("r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1".into());
         fens.push("4k3/8/8/8/8/2n5/1P2q3/4K3 w - - 0 1".into());
         fens.push("r7/1P6/8/7k/8/8/8/4K3 w - - 0 1".into());
@@ -2051,8 +2052,7 @@ mod tests {
     #[test]
     fn main_line_is_legal() {
         let mut long = 0;
-        for l in include_str!("../../../assets/bench_positions.epd").lines().filter(|l| !l.trim().is_empty()) {
-            let fen = l.split(' ').take(4).collect::<Vec<_>>().join(" ") + " 0 1";
+        for fen in bench_fens() {
             for depth in 1..=5 {
                 let mut p = Position::from_fen(fen.as_bytes()).unwrap();
                 let mut e = Engine::new();
