@@ -153,3 +153,64 @@ fn the_avr_keys_after_each_move_are_the_keys_computed_from_scratch() {
         "{moves} {en_passant} {castles} {promotions} {double_steps}"
     );
 }
+
+/// The AVR's game status (`status?`) after each move of long games equals
+/// the host's: the repetition count reads the AVR's history ring, which
+/// its assembly make and take-back push and pop, so games past the ring's
+/// length (it keeps the last hundred) cover its wrap. Late in each game a
+/// side often steps back where it came from, so repetitions happen there.
+#[test]
+#[ignore = "needs the firmware: run by cargo xtask test"]
+fn the_avr_game_status_after_each_move_of_long_games_is_the_hosts() {
+    use firmware::chess::GameStatus;
+    let path = std::env::var("PRODIGY_ELF")
+        .expect("PRODIGY_ELF is not set: this test runs the AVR firmware; run it with `cargo xtask test`");
+    let mut b = Board::from_elf_file(path.as_ref(), CLOCK_HZ).unwrap_or_else(|e| panic!("{e}"));
+    b.run_for(ms(2500));
+    usart(&mut b).host_take();
+    let start = FENS[0];
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let (mut moves, mut repetitions_late, mut longest) = (0u32, 0u32, 0u32);
+    for _game in 0..16 {
+        assert_eq!(ask(&mut b, &format!("fen {start}")), "ok");
+        let mut pos = Position::from_fen(start.as_bytes()).unwrap();
+        let mut played: Vec<Move> = Vec::new();
+        for ply in 0..400u32 {
+            let mut legal = Vec::new();
+            let mut gen = MoveGen::new();
+            while let Some(m) = gen.next_legal(&pos) {
+                legal.push(m);
+            }
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            // Past the ring's length, mostly the side's last move back.
+            let back = played.len().checked_sub(2).map(|i| played[i]).and_then(|last| {
+                legal.iter().copied().find(|m| m.from() == last.to() && m.to() == last.from() && !m.is_capture())
+            });
+            let m = match back {
+                Some(m) if ply >= 110 && seed >> 62 != 0 => m,
+                _ => legal[(seed >> 33) as usize % legal.len()],
+            };
+            assert_eq!(ask(&mut b, &format!("moves {}", coord(m))), "ok", "{} {}", fen(&pos), coord(m));
+            pos.make_move(m);
+            played.push(m);
+            moves += 1;
+            let host = pos.status();
+            let expected = match host {
+                GameStatus::Ongoing => "ongoing",
+                GameStatus::Checkmate => "checkmate",
+                GameStatus::Stalemate => "stalemate",
+                GameStatus::DrawFiftyMoves => "draw fifty",
+                GameStatus::DrawThreefold => "draw repetition",
+                GameStatus::DrawInsufficientMaterial => "draw material",
+            };
+            assert_eq!(ask(&mut b, "status?"), format!("status {expected}"), "{} after {} plies", fen(&pos), ply + 1);
+            if host != GameStatus::Ongoing {
+                repetitions_late += (host == GameStatus::DrawThreefold && ply >= 110) as u32;
+                break;
+            }
+            longest = longest.max(ply + 1);
+        }
+    }
+    eprintln!("{moves} moves, {repetitions_late} threefold repetitions past ply 110, longest game {longest} plies");
+    assert!(moves >= 1_200 && repetitions_late >= 5 && longest >= 125, "{moves} {repetitions_late} {longest}");
+}
