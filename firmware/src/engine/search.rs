@@ -1919,6 +1919,24 @@ mod tests {
             .collect()
     }
 
+    /// `probe` on each of `fens`' positions and on each of their children.
+    fn for_each_position_and_child(fens: &[std::string::String], probe: &mut impl FnMut(&Position)) {
+        for fen in fens {
+            let mut p = Position::from_fen(fen.as_bytes()).unwrap();
+            probe(&p);
+            let in_check = p.in_check();
+            let mut gen = MoveGen::new();
+            while let Some(m) = gen.next(&p) {
+                if !p.is_legal_given_check(m, in_check) {
+                    continue;
+                }
+                let u = p.make_move(m);
+                probe(&p);
+                p.unmake_move(m, &u);
+            }
+        }
+    }
+
     struct Host;
 
     impl SearchHost for Host {
@@ -1962,20 +1980,7 @@ mod tests {
                 }
             }
         };
-        for fen in &fens {
-            let mut p = Position::from_fen(fen.as_bytes()).unwrap();
-            probe(&p);
-            let in_check = p.in_check();
-            let mut gen = MoveGen::new();
-            while let Some(m) = gen.next(&p) {
-                if !p.is_legal_given_check(m, in_check) {
-                    continue;
-                }
-                let u = p.make_move(m);
-                probe(&p);
-                p.unmake_move(m, &u);
-            }
-        }
+        for_each_position_and_child(&fens, &mut probe);
         assert!(empty > 100 && moves > 100, "{empty} {moves}");
     }
 
@@ -2028,20 +2033,7 @@ mod tests {
                 }
             }
         };
-        for fen in &fens {
-            let mut p = Position::from_fen(fen.as_bytes()).unwrap();
-            probe(&p);
-            let in_check = p.in_check();
-            let mut gen = MoveGen::new();
-            while let Some(m) = gen.next(&p) {
-                if !p.is_legal_given_check(m, in_check) {
-                    continue;
-                }
-                let u = p.make_move(m);
-                probe(&p);
-                p.unmake_move(m, &u);
-            }
-        }
+        for_each_position_and_child(&fens, &mut probe);
         assert!(restricted > 1000 && captures > 1000 && under > 10, "{restricted} {captures} {under}");
     }
 
