@@ -12,51 +12,18 @@
 //! Needs the AVR build: `cargo xtask test` builds it and passes its path in
 //! `PRODIGY_ELF`.
 
+mod common;
+
 use board_sim::board::Board;
-use emulator::periph::usart::Usart;
-use emulator::Stop;
+use common::{ask, boot, call, coord, fen, symbol};
 use firmware::chess::piece::{BLACK_OFFSET, PAWN, QUEEN};
 use firmware::chess::{Color, Move, MoveGen, Position, NO_SQUARE};
 use firmware::engine::picker::attacked_victims;
 use std::path::PathBuf;
 
-const CLOCK_HZ: u32 = 8_000_000;
-
-fn ms(n: u64) -> u64 {
-    n * CLOCK_HZ as u64 / 1000
-}
-
-fn usart(b: &mut Board) -> &mut Usart {
-    b.avr.peripheral_mut::<Usart>().expect("the ATmega644 has USART0")
-}
-
-/// Sends `line` and runs until the firmware's answer `ok` (one line).
+/// Sends `line` and runs until the firmware's answer, which must be `ok`.
 fn command(b: &mut Board, line: &str) {
-    let now = b.avr.cycles();
-    usart(b).host_send(now, format!("{line}\n").as_bytes());
-    let end = now + ms(1_000);
-    let mut text = String::new();
-    while b.avr.cycles() < end {
-        assert_eq!(b.run_for(ms(2)), Stop::CycleLimit, "the firmware stopped after {line:?}");
-        text.push_str(&String::from_utf8_lossy(&usart(b).host_take()));
-        if text.ends_with('\n') {
-            assert_eq!(text.trim_end(), "ok", "{line}");
-            return;
-        }
-    }
-    panic!("no answer to {line:?}: {text:?}");
-}
-
-fn coord(m: Move) -> String {
-    let mut buf = [0u8; 8];
-    let n = m.write_coord(&mut buf).expect("a move has a coordinate form");
-    String::from_utf8_lossy(&buf[..n]).into_owned()
-}
-
-fn fen(pos: &Position) -> String {
-    let mut buf = [0u8; firmware::chess::FEN_MAX_LEN];
-    let n = pos.write_fen(&mut buf).unwrap();
-    String::from_utf8_lossy(&buf[..n]).into_owned()
+    assert_eq!(ask(b, line), "ok", "{line}");
 }
 
 /// Promotions for both sides, under-promotions, pawns on every file and
@@ -101,22 +68,10 @@ fn queen_note(pos: &Position, us: Color) -> u8 {
 #[test]
 #[ignore = "needs the firmware: run by cargo xtask test"]
 fn the_avr_attacked_victims_equals_the_host_scan() {
-    let path = std::env::var("PRODIGY_ELF")
-        .expect("PRODIGY_ELF is not set: this test runs the AVR firmware; run it with `cargo xtask test`");
-    let mut b = Board::from_elf_file(path.as_ref(), CLOCK_HZ).unwrap_or_else(|e| panic!("{e}"));
-    let find = |b: &Board, part: &str| {
-        let s: Vec<_> = b.avr.symbols().symbols.iter().filter(|s| s.name.contains(part)).collect();
-        assert_eq!(s.len(), 1, "one symbol {part}: {s:?}");
-        s[0].address
-    };
-    let scan_pc = find(&b, "picker16attacked_victims") / 2;
-    let queen_note_at = find(&b, "picker10QUEEN_NOTE") as u16;
-    let position = find(&b, "CHESS_POSITION") as u16;
-    b.run_for(ms(2500));
-    usart(&mut b).host_take();
-    // Returning to word 0 (the reset vector) stops the call.
-    b.avr.add_breakpoint(0);
-    const GPIOR0: u16 = 0x3E;
+    let mut b = boot();
+    let scan_pc = symbol(&b, "picker16attacked_victims") / 2;
+    let queen_note_at = symbol(&b, "picker10QUEEN_NOTE") as u16;
+    let position = symbol(&b, "CHESS_POSITION") as u16;
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
     let (mut calls, mut victims, mut pawns_below_bound, mut several_queens) = (0u32, 0u32, 0u32, 0u32);
     let mut classes_seen = 0u8;
@@ -139,40 +94,13 @@ fn the_avr_attacked_victims_equals_the_host_scan() {
                     assert_eq!(&ram[128 + 16 * c.index()..][..16], pos.piece_list(c), "{text}: the list of {c:?}");
                 }
                 for us in [Color::White, Color::Black] {
-                    // Between two instructions of the firmware, awake.
-                    while b.avr.is_sleeping() {
-                        b.step();
-                    }
-                    let (regs, sp, pc, sreg) = (b.avr.regs(), b.avr.sp(), b.avr.pc(), b.avr.sreg());
-                    let gpior0 = b.avr.read_data(GPIOR0).unwrap();
-                    // A call: the return address (0) pushed, interrupts off.
-                    b.avr.write_data(sp, 0);
-                    b.avr.write_data(sp - 1, 0);
-                    b.avr.set_sp(sp - 2);
-                    b.avr.set_sreg(sreg & 0x7F);
-                    b.avr.set_reg(24, position as u8);
-                    b.avr.set_reg(25, (position >> 8) as u8);
-                    b.avr.set_reg(22, us as u8);
                     // Not a value the scan may leave.
                     b.avr.write_data(queen_note_at, 0x77);
-                    b.avr.set_pc(scan_pc);
-                    assert_eq!(b.run_for(ms(10)), Stop::Breakpoint(0), "{text} {us:?}");
-                    assert_eq!(b.avr.sp(), sp, "{text} {us:?}: the stack");
+                    let args = [(24, position as u8), (25, (position >> 8) as u8), (22, us as u8)];
+                    let returned = call(&mut b, scan_pc, &args, &format!("{text} {us:?}"));
                     // (u16, u8): the victims in r23:r22, the classes in r24.
-                    let avr = (b.avr.reg_pair(22), b.avr.reg(24));
+                    let avr = (u16::from_le_bytes([returned[22], returned[23]]), returned[24]);
                     let note = b.avr.read_data(queen_note_at).unwrap();
-                    // The call-saved registers kept (r2..r17, r28, r29).
-                    let after = b.avr.regs();
-                    for r in (2..18).chain(28..30) {
-                        assert_eq!(after[r], regs[r], "{text} {us:?}: r{r} not restored");
-                    }
-                    for (r, v) in regs.iter().enumerate() {
-                        b.avr.set_reg(r as u8, *v);
-                    }
-                    b.avr.set_sp(sp);
-                    b.avr.set_pc(pc);
-                    b.avr.set_sreg(sreg);
-                    b.avr.write_data(GPIOR0, gpior0);
                     let host = attacked_victims(&pos, us);
                     assert_eq!(avr, host, "{text} {us:?}: (victims, classes) AVR, host");
                     assert_eq!(note, queen_note(&pos, us), "{text} {us:?}: the queen's note");

@@ -11,48 +11,11 @@
 //! Needs the AVR build: `cargo xtask test` builds it and passes its path in
 //! `PRODIGY_ELF`.
 
+mod common;
+
 use board_sim::board::Board;
-use emulator::periph::usart::Usart;
-use emulator::Stop;
+use common::{ask, boot, coord, fen};
 use firmware::chess::{Move, MoveGen, MoveKind, Position};
-
-const CLOCK_HZ: u32 = 8_000_000;
-
-fn ms(n: u64) -> u64 {
-    n * CLOCK_HZ as u64 / 1000
-}
-
-fn usart(b: &mut Board) -> &mut Usart {
-    b.avr.peripheral_mut::<Usart>().expect("the ATmega644 has USART0")
-}
-
-/// Sends one line and runs until one answer line arrives.
-fn ask(b: &mut Board, line: &str) -> String {
-    let now = b.avr.cycles();
-    usart(b).host_send(now, format!("{line}\n").as_bytes());
-    let end = now + ms(2_000);
-    let mut text = String::new();
-    while b.avr.cycles() < end {
-        assert_eq!(b.run_for(ms(5)), Stop::CycleLimit, "the firmware stopped after {line:?}");
-        text.push_str(&String::from_utf8_lossy(&usart(b).host_take()));
-        if let Some(end) = text.find('\n') {
-            return text[..end].trim_end().to_string();
-        }
-    }
-    panic!("no answer to {line:?} within 2 s of emulated time: {text:?}");
-}
-
-fn coord(m: Move) -> String {
-    let mut buf = [0u8; 8];
-    let n = m.write_coord(&mut buf).expect("a move has a coordinate form");
-    String::from_utf8_lossy(&buf[..n]).into_owned()
-}
-
-fn fen(pos: &Position) -> String {
-    let mut buf = [0u8; firmware::chess::FEN_MAX_LEN];
-    let n = pos.write_fen(&mut buf).expect("a position has a FEN");
-    String::from_utf8_lossy(&buf[..n]).into_owned()
-}
 
 /// Starting points rich in castling, en passant and promotions.
 const FENS: [&str; 7] = [
@@ -84,14 +47,10 @@ fn the_offset(samples: &[(Vec<u8>, Vec<u8>)], what: &str) -> usize {
 #[test]
 #[ignore = "needs the firmware: run by cargo xtask test"]
 fn the_avr_keys_after_each_move_are_the_keys_computed_from_scratch() {
-    let path = std::env::var("PRODIGY_ELF")
-        .expect("PRODIGY_ELF is not set: this test runs the AVR firmware; run it with `cargo xtask test`");
-    let mut b = Board::from_elf_file(path.as_ref(), CLOCK_HZ).unwrap_or_else(|e| panic!("{e}"));
+    let mut b = boot();
     let symbol = b.avr.symbols().symbols.iter().find(|s| s.name == "CHESS_POSITION").cloned().expect("the symbol CHESS_POSITION");
     let (address, size) = (symbol.address as u16, symbol.size as u16);
     assert!(size > 128, "CHESS_POSITION is a whole position: {size} B");
-    b.run_for(ms(2500));
-    usart(&mut b).host_take();
     let image = |b: &Board| -> Vec<u8> { (address..address + size).map(|a| b.avr.read_data(a).expect("SRAM")).collect() };
 
     // Where the keys are: the `fen` command computes them from scratch,
@@ -163,11 +122,7 @@ fn the_avr_keys_after_each_move_are_the_keys_computed_from_scratch() {
 #[ignore = "needs the firmware: run by cargo xtask test"]
 fn the_avr_game_status_after_each_move_of_long_games_is_the_hosts() {
     use firmware::chess::GameStatus;
-    let path = std::env::var("PRODIGY_ELF")
-        .expect("PRODIGY_ELF is not set: this test runs the AVR firmware; run it with `cargo xtask test`");
-    let mut b = Board::from_elf_file(path.as_ref(), CLOCK_HZ).unwrap_or_else(|e| panic!("{e}"));
-    b.run_for(ms(2500));
-    usart(&mut b).host_take();
+    let mut b = boot();
     let start = FENS[0];
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     let (mut moves, mut repetitions_late, mut longest) = (0u32, 0u32, 0u32);

@@ -12,23 +12,16 @@
 //! Needs the AVR build: `cargo xtask test` builds it and passes its path in
 //! `PRODIGY_ELF`.
 
+mod common;
+
 use board_sim::board::Board;
-use emulator::periph::usart::Usart;
+use common::{coord, ms, usart, CLOCK_HZ};
 use emulator::Stop;
-use firmware::chess::{Move, Position};
+use firmware::chess::Position;
 use firmware::engine::{Engine, SearchHost, SearchInfo, SearchLimits};
 use std::path::PathBuf;
 
-const CLOCK_HZ: u32 = 8_000_000;
 const DEPTH: u8 = 4;
-
-fn ms(n: u64) -> u64 {
-    n * CLOCK_HZ as u64 / 1000
-}
-
-fn usart(b: &mut Board) -> &mut Usart {
-    b.avr.peripheral_mut::<Usart>().expect("the ATmega644 has USART0")
-}
 
 /// Sends `line` and runs until a line satisfying `last` arrives; returns
 /// all lines received.
@@ -46,12 +39,6 @@ fn exchange(b: &mut Board, line: &str, timeout_ms: u64, last: impl Fn(&str) -> b
         }
     }
     panic!("no answer to {line:?} within {timeout_ms} ms of emulated time: {text:?}");
-}
-
-fn coord(m: Move) -> String {
-    let mut buf = [0u8; 8];
-    let n = m.write_coord(&mut buf).expect("a move has a coordinate form");
-    String::from_utf8_lossy(&buf[..n]).into_owned()
 }
 
 /// One report: depth, selective depth, nodes, main line.
@@ -193,21 +180,9 @@ const SEE_FENS: [&str; 8] = [
 #[ignore = "needs the firmware: run by cargo xtask test"]
 fn the_avr_see_equals_the_host_see() {
     use firmware::chess::{MoveGen, MoveKind};
-    let path = std::env::var("PRODIGY_ELF")
-        .expect("PRODIGY_ELF is not set: this test runs the AVR firmware; run it with `cargo xtask test`");
-    let mut b = Board::from_elf_file(path.as_ref(), CLOCK_HZ).unwrap_or_else(|e| panic!("{e}"));
-    let find = |b: &Board, part: &str| {
-        let s: Vec<_> = b.avr.symbols().symbols.iter().filter(|s| s.name.contains(part)).collect();
-        assert_eq!(s.len(), 1, "one symbol {part}: {s:?}");
-        s[0].address
-    };
-    let see_pc = find(&b, "see7see_avr") / 2;
-    let position = find(&b, "CHESS_POSITION") as u16;
-    b.run_for(ms(2500));
-    usart(&mut b).host_take();
-    // Returning to word 0 (the reset vector) stops the call.
-    b.avr.add_breakpoint(0);
-    const GPIOR0: u16 = 0x3E;
+    let mut b = common::boot();
+    let see_pc = common::symbol(&b, "see7see_avr") / 2;
+    let position = common::symbol(&b, "CHESS_POSITION") as u16;
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     let (mut checked, mut en_passant, mut promotions, mut taking_promotions) = (0u32, 0u32, 0u32, 0u32);
     for fen in SEE_FENS {
@@ -232,32 +207,9 @@ fn the_avr_see_equals_the_host_see() {
                     break;
                 }
                 for &m in &moves {
-                    // Between two instructions of the firmware, awake.
-                    while b.avr.is_sleeping() {
-                        b.step();
-                    }
-                    let (regs, sp, pc, sreg) = (b.avr.regs(), b.avr.sp(), b.avr.pc(), b.avr.sreg());
-                    let gpior0 = b.avr.read_data(GPIOR0).unwrap();
-                    // A call: the return address (0) pushed, interrupts off.
-                    b.avr.write_data(sp, 0);
-                    b.avr.write_data(sp - 1, 0);
-                    b.avr.set_sp(sp - 2);
-                    b.avr.set_sreg(sreg & 0x7F);
-                    b.avr.set_reg(24, position as u8);
-                    b.avr.set_reg(25, (position >> 8) as u8);
-                    b.avr.set_reg(22, m.0 as u8);
-                    b.avr.set_reg(23, (m.0 >> 8) as u8);
-                    b.avr.set_pc(see_pc);
-                    assert_eq!(b.run_for(ms(10)), Stop::Breakpoint(0), "{text} {}", coord(m));
-                    assert_eq!(b.avr.sp(), sp, "{text} {}: the stack", coord(m));
-                    let avr = b.avr.reg_pair(24) as i16;
-                    for (r, v) in regs.iter().enumerate() {
-                        b.avr.set_reg(r as u8, *v);
-                    }
-                    b.avr.set_sp(sp);
-                    b.avr.set_pc(pc);
-                    b.avr.set_sreg(sreg);
-                    b.avr.write_data(GPIOR0, gpior0);
+                    let args = [(24, position as u8), (25, (position >> 8) as u8), (22, m.0 as u8), (23, (m.0 >> 8) as u8)];
+                    let returned = common::call(&mut b, see_pc, &args, &format!("{text} {}", coord(m)));
+                    let avr = i16::from_le_bytes([returned[24], returned[25]]);
                     assert_eq!(avr, firmware::engine::see(&fresh, m), "{text} {}: AVR, host", coord(m));
                     checked += 1;
                     en_passant += m.is(MoveKind::EnPassant) as u32;
