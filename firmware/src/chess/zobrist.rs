@@ -180,6 +180,44 @@ pub extern "C" fn piece_key(code: u8, sq: Square) -> u32 {
     permuted(c, square_keys().get(to_index64(sq) as usize)) ^ piece_kinds().get(c as usize)
 }
 
+/// The two squares' keys XORed into r23..r20 (AVR assembly): `from` in
+/// r22, `to` in the register named (read before r20..r23 are written),
+/// each square's key at byte (sq + file) << 1 of the square keys' page
+/// `{sqkeys}`; r19, r0 and Z clobbered. For [`move_key`] and the
+/// assembly make, which has it in line (`makemove.rs`).
+#[cfg(target_arch = "avr")]
+macro_rules! square_pair_key_asm {
+    ($to:literal) => {
+        concat!(
+            "    mov r30, r22\n",
+            "    andi r30, 7\n",
+            "    add r30, r22\n",
+            "    lsl r30\n",
+            "    mov r19, ", $to, "\n",
+            "    andi r19, 7\n",
+            "    add r19, ", $to, "\n",
+            "    lsl r19\n",
+            "    ldi r31, hi8({sqkeys})\n",
+            "    lpm r20, Z+\n",
+            "    lpm r21, Z+\n",
+            "    lpm r22, Z+\n",
+            "    lpm r23, Z\n",
+            // (The same page: r31 kept.)
+            "    mov r30, r19\n",
+            "    lpm r0, Z+\n",
+            "    eor r20, r0\n",
+            "    lpm r0, Z+\n",
+            "    eor r21, r0\n",
+            "    lpm r0, Z+\n",
+            "    eor r22, r0\n",
+            "    lpm r0, Z\n",
+            "    eor r23, r0\n",
+        )
+    };
+}
+#[cfg(target_arch = "avr")]
+pub(super) use square_pair_key_asm;
+
 /// `piece_key(code, from) ^ piece_key(code, to)`, the change of the hash
 /// when the man moves, in one permutation: the piece's key cancels out,
 /// and a byte permutation of an XOR is the XOR of the permutations.
@@ -203,29 +241,7 @@ pub extern "C" fn move_key(code: u8, from: Square, to: Square) -> u32 {
     // calls `permuted` (C ABI) with its arguments where it takes them.
     unsafe {
         core::arch::asm!(
-            "    mov r30, r22",
-            "    andi r30, 7",
-            "    add r30, r22",
-            "    lsl r30",
-            "    mov r19, r20",
-            "    andi r19, 7",
-            "    add r19, r20",
-            "    lsl r19",
-            "    ldi r31, hi8({sqkeys})",
-            "    lpm r20, Z+",
-            "    lpm r21, Z+",
-            "    lpm r22, Z+",
-            "    lpm r23, Z",
-            // (The same page: r31 kept.)
-            "    mov r30, r19",
-            "    lpm r0, Z+",
-            "    eor r20, r0",
-            "    lpm r0, Z+",
-            "    eor r21, r0",
-            "    lpm r0, Z+",
-            "    eor r22, r0",
-            "    lpm r0, Z",
-            "    eor r23, r0",
+            square_pair_key_asm!("r20"),
             "    call {permuted}",
             sqkeys = sym super::attacks::FLASH_PAGES,
             permuted = sym permuted,
