@@ -63,6 +63,15 @@ pub enum DefenderKind {
     Tablebase,
 }
 
+/// Which of the tables' equally long resistances the lone king plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Ties {
+    /// Always the same one (the lowest square in the table's form)
+    First,
+    /// One at random, from `--seed` and the position's index
+    Random,
+}
+
 #[derive(clap::Args)]
 pub struct Args {
     /// The endings to play
@@ -81,6 +90,14 @@ pub struct Args {
     /// Who defends the lone king
     #[arg(long, value_enum, default_value_t = DefenderKind::Stockfish)]
     defender: DefenderKind,
+    /// With `--defender tablebase`: among the lone king's replies that
+    /// resist longest (the same plies to mate; one that takes a man or
+    /// keeps the draw still before any other), `first` always plays the
+    /// same one, so play-outs from different starts run into the same
+    /// positions; `random` picks one uniformly, seeded by `--seed` and
+    /// the position's index (the same run whatever `--jobs`)
+    #[arg(long, value_enum, default_value_t = Ties::First)]
+    ties: Ties,
     /// Stockfish's nodes per move as the defender
     #[arg(long, default_value_t = 100_000)]
     defender_nodes: u64,
@@ -119,9 +136,9 @@ pub struct Args {
     /// Append every strong move the tables judge to this file, a line
     /// each: the FEN before it, the move (UCI), the plies to mate it
     /// lost, the best move's plies to mate and its own (tab-separated).
-    /// The tables' defence is deterministic, so play-outs from different
-    /// starts run into the same positions: grouping the lines by position
-    /// shows which mistakes recur
+    /// The tables' defence is deterministic (`--ties first`), so play-outs
+    /// from different starts run into the same positions: grouping the
+    /// lines by position shows which mistakes recur
     #[arg(long)]
     dump: Option<std::path::PathBuf>,
 }
@@ -347,10 +364,35 @@ impl Accuracy {
     }
 }
 
-/// The lone king's side: a UCI engine or the tables.
+/// The lone king's side: a UCI engine or the tables, these with the
+/// random stream that breaks their ties (`--ties random`) or none (`first`).
 enum Defender<'a> {
     Engine(&'a mut UciEngine),
-    Table(&'a Tablebase),
+    Table(&'a Tablebase, Option<SplitMix>),
+}
+
+/// The random stream of `--ties random` for the play-out of the run's
+/// `index`th position: from the seed and the index alone, so a run
+/// repeats whatever `--jobs`.
+fn ties_stream(seed: u64, index: usize) -> SplitMix {
+    // Another constant than the start positions' streams: not their numbers.
+    SplitMix(seed ^ (index as u64 + 1).wrapping_mul(0xE703_7ED1_A0B4_28DB))
+}
+
+/// The tables' reply in `pos` (lone king to move): with `ties`, one of
+/// the longest resistances at random, else always the first of them.
+fn table_defence(table: &Tablebase, pos: &Chess, ties: Option<&mut SplitMix>) -> Option<Move> {
+    match ties {
+        None => table.best_defence(pos),
+        Some(rng) => {
+            let mut replies = table.longest_resistances(pos);
+            if replies.is_empty() {
+                return None;
+            }
+            let pick = rng.below(replies.len() as u64) as usize;
+            Some(replies.swap_remove(pick))
+        }
+    }
 }
 
 /// Plays `fen` out: the engine under test for the side to move, the
@@ -373,7 +415,7 @@ fn play_out(
     moves.clear();
     let new_game = match &mut defender {
         Defender::Engine(d) => test.new_game().and_then(|()| d.new_game()),
-        Defender::Table(_) => test.new_game(),
+        Defender::Table(..) => test.new_game(),
     };
     if let Err(e) = new_game {
         return Outcome::EngineFailed(e);
@@ -397,9 +439,9 @@ fn play_out(
                 (&mut *test, go, "engine under test")
             }
             Defender::Engine(d) => (&mut **d, format!("go nodes {}", args.defender_nodes), "defender"),
-            Defender::Table(table) => {
+            Defender::Table(table, ties) => {
                 // verdict() above found a legal move: the lone king is neither mated nor stalemated.
-                let Some(mv) = table.best_defence(&pos) else {
+                let Some(mv) = table_defence(table, &pos, ties.as_mut()) else {
                     return Outcome::Failed("the tablebase found no defence".into());
                 };
                 moves.push(mv.to_uci(CastlingMode::Standard).to_string());
@@ -460,6 +502,9 @@ pub fn run(args: Args) -> Result {
     if args.endings.is_empty() {
         return Err("--endings: name at least one of kqk, krk, kbnk".into());
     }
+    if args.ties == Ties::Random && args.defender != DefenderKind::Tablebase {
+        return Err("--ties random breaks the tables' ties: only with --defender tablebase".into());
+    }
     if let Some(path) = &args.dump {
         // Refused before the play-outs, not once a move after them.
         std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(|e| format!("--dump {}: {e}", path.display()))?;
@@ -505,7 +550,10 @@ pub fn run(args: Args) -> Result {
     }
     let defender_name = match &defender_cmd {
         Some(cmd) => format!("{} (go nodes {})", cmd.join(" "), args.defender_nodes),
-        None => "the tablebase's longest resistance".to_string(),
+        None => match args.ties {
+            Ties::First => "the tablebase's longest resistance".to_string(),
+            Ties::Random => "the tablebase's longest resistance (ties at random)".to_string(),
+        },
     };
     println!(
         "== endgames: {} positions (seed {}), {} (go movetime {}) against {defender_name}, {} at once",
@@ -533,7 +581,7 @@ pub fn run(args: Args) -> Result {
         let table = &tables[ending];
         let defender = match defender {
             Some(d) => Defender::Engine(d),
-            None => Defender::Table(table),
+            None => Defender::Table(table, (args.ties == Ties::Random).then(|| ties_stream(args.seed, i))),
         };
         let mut moves = Vec::new();
         let mut accuracy = Accuracy::default();
@@ -728,6 +776,116 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text, "7k/8/6K1/8/8/8/Q7/8 w - - 0 1\ta2a7\t2\t0\t2\n7k/8/6K1/8/8/8/Q7/8 w - - 0 1\ta2a8\t0\t0\t0\n");
     }
+
+    /// Lone-king-to-move KBNK positions: every one a strong move reaches
+    /// from `count` random starts (won or not: some leave a man to take)
+    /// in which the lone king can move.
+    fn kbnk_defences(count: usize) -> Vec<Chess> {
+        let mut out = Vec::new();
+        for (_, fen) in start_positions(&[Ending::Kbnk], count, 5) {
+            let pos = parse(&fen).unwrap();
+            for mv in pos.legal_moves() {
+                let mut after = pos.clone();
+                after.play_unchecked(mv);
+                if !after.is_game_over() {
+                    out.push(after);
+                }
+            }
+        }
+        out
+    }
+
+    /// The longest resistances in `pos` worked out from the table's plies
+    /// to mate alone: a capture if any (it draws), else a reply to a
+    /// position not won if any, else those with the most plies to mate.
+    fn longest_by_hand(table: &Tablebase, pos: &Chess) -> Vec<Move> {
+        let moves = pos.legal_moves();
+        let captures: Vec<Move> = moves.iter().filter(|m| m.is_capture()).copied().collect();
+        if !captures.is_empty() {
+            return captures;
+        }
+        let plies = |m: &Move| {
+            let mut p = pos.clone();
+            p.play_unchecked(*m);
+            table.plies_to_mate(&p).map_or(u16::MAX, u16::from)
+        };
+        let most = moves.iter().map(plies).max().unwrap();
+        moves.iter().filter(|m| plies(m) == most).copied().collect()
+    }
+
+    /// `--ties random`: every reply is one of the longest resistances, by
+    /// the table's own plies to mate, and over many positions it is not
+    /// always the one `--ties first` plays.
+    #[test]
+    fn random_ties_play_only_the_longest_resistances() {
+        let table = crate::uci_tools::tablebase::kbnk_for_tests();
+        let positions = kbnk_defences(60);
+        assert!(positions.len() > 1000, "{}", positions.len());
+        let (mut tied, mut other_than_first) = (0, 0);
+        for seed in 0..3 {
+            let mut rng = ties_stream(seed, 0);
+            for pos in &positions {
+                let fen = Fen::from_position(pos, EnPassantMode::Legal);
+                let mut want = longest_by_hand(table, pos);
+                let mut got = table.longest_resistances(pos);
+                let first = table_defence(table, pos, None).unwrap();
+                assert_eq!(Some(&first), got.first(), "{fen}");
+                assert_eq!(Some(first), table.best_defence(pos), "{fen}");
+                let mv = table_defence(table, pos, Some(&mut rng)).unwrap();
+                assert!(want.contains(&mv), "{fen}: {mv:?} not among {want:?}");
+                let key = |m: &Move| m.to_uci(CastlingMode::Standard).to_string();
+                want.sort_by_key(key);
+                got.sort_by_key(key);
+                assert_eq!(got, want, "{fen}");
+                // Each tied reply is one ply shorter than the position's mate.
+                let mut after = pos.clone();
+                after.play_unchecked(mv);
+                if let (Some(a), Some(p)) = (table.plies_to_mate(&after), table.plies_to_mate(pos)) {
+                    assert_eq!(a + 1, p, "{fen}");
+                }
+                tied += usize::from(want.len() > 1);
+                other_than_first += usize::from(mv != first);
+            }
+        }
+        // Ties are common, and a fair pick leaves the first one at least
+        // half the time it is tied.
+        assert!(tied > positions.len(), "{tied} tied of {}", 3 * positions.len());
+        assert!(other_than_first * 3 > tied, "{other_than_first} of {tied} tied");
+    }
+
+    /// A position with several equal replies is defended differently
+    /// under different seeds (each of its replies under some seed), and
+    /// alike under the same seed and position index.
+    #[test]
+    fn random_ties_vary_by_seed_and_repeat_by_seed() {
+        let table = crate::uci_tools::tablebase::kbnk_for_tests();
+        let pos = parse(FOUR_TIED).unwrap();
+        assert_eq!(table.plies_to_mate(&pos), Some(54));
+        let tied = table.longest_resistances(&pos);
+        assert_eq!(tied.len(), 4, "{tied:?}");
+        let pick = |seed: u64, index: usize| table_defence(table, &pos, Some(&mut ties_stream(seed, index))).unwrap();
+        let picks: Vec<Move> = (0..64).map(|seed| pick(seed, 7)).collect();
+        for mv in &tied {
+            assert!(picks.contains(mv), "{mv:?} never played: {picks:?}");
+        }
+        // The same seed and index: the same reply, and the same sequence
+        // of replies over a play-out's positions.
+        for seed in 0..64 {
+            assert_eq!(pick(seed, 7), picks[seed as usize]);
+        }
+        let positions = kbnk_defences(20);
+        let run = |seed: u64, index: usize| {
+            let mut rng = ties_stream(seed, index);
+            positions.iter().map(|p| table_defence(table, p, Some(&mut rng)).unwrap()).collect::<Vec<_>>()
+        };
+        assert_eq!(run(18, 3), run(18, 3));
+        // Another seed or another position's index: another sequence.
+        assert_ne!(run(18, 3), run(19, 3));
+        assert_ne!(run(18, 3), run(18, 4));
+    }
+
+    /// The lone king to move, 54 plies from mate, with four replies of 53.
+    const FOUR_TIED: &str = "8/8/8/8/8/6k1/B2K4/2N5 b - - 0 1";
 
     #[test]
     fn median_of_odd_and_even_lists() {

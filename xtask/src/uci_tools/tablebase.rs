@@ -247,25 +247,49 @@ impl Tablebase {
     /// square is lowest in the table's form, so that a position and its
     /// mirror images are defended alike. None if the lone king has no move.
     pub fn best_defence(&self, pos: &Chess) -> Option<Move> {
-        let mut best: Option<((u16, u8), Move)> = None;
-        for mv in pos.legal_moves() {
-            let mut after = pos.clone();
-            after.play_unchecked(mv);
-            let rank = match self.men_from(&after) {
-                Some((m, lone_to_move)) => {
-                    let p = self.plies[self.index(&m, lone_to_move)];
-                    let plies = if p == NOT_WON { u16::MAX } else { p as u16 };
-                    (plies, 63 - m.lone_king as u8)
-                }
-                // A man taken: not won.
-                None => (u16::MAX, 64),
-            };
-            if best.as_ref().is_none_or(|(b, _)| rank > *b) {
-                best = Some((rank, mv));
-            }
-        }
-        best.map(|(_, mv)| mv)
+        self.longest_resistances(pos).into_iter().next()
     }
+
+    /// Every reply of the longest resistance in `pos` (lone king to
+    /// move): those that take a man if any does, else those to a position
+    /// that is not won if any, else those with the most plies to mate.
+    /// In [`Tablebase::best_defence`]'s order of preference (its choice
+    /// first), so that a defender can also pick among them at random
+    /// (`cargo xtask endgames --ties random`). Empty if the lone king has
+    /// no move.
+    pub fn longest_resistances(&self, pos: &Chess) -> Vec<Move> {
+        // (plies to mate, u16::MAX if not won; a man taken; the
+        // tie-break: the lone king's square, lowest first in the table's form)
+        let mut ranked: Vec<((u16, bool, u8), Move)> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let mut after = pos.clone();
+                after.play_unchecked(mv);
+                let rank = match self.men_from(&after) {
+                    Some((m, lone_to_move)) => {
+                        let p = self.plies[self.index(&m, lone_to_move)];
+                        let plies = if p == NOT_WON { u16::MAX } else { p as u16 };
+                        (plies, false, 63 - m.lone_king as u8)
+                    }
+                    // A man taken: not won.
+                    None => (u16::MAX, true, 0),
+                };
+                (rank, mv)
+            })
+            .collect();
+        // Stable: among equal ranks (two men to take) the first legal move leads.
+        ranked.sort_by_key(|r| std::cmp::Reverse(r.0));
+        let Some(&((plies, takes, _), _)) = ranked.first() else { return Vec::new() };
+        ranked.into_iter().take_while(|((p, t, _), _)| (*p, *t) == (plies, takes)).map(|(_, mv)| mv).collect()
+    }
+}
+
+/// KBNK, solved once for the tests (here and in `endgames`) that read it.
+#[cfg(test)]
+pub(crate) fn kbnk_for_tests() -> &'static Tablebase {
+    static KBNK: std::sync::OnceLock<Tablebase> = std::sync::OnceLock::new();
+    KBNK.get_or_init(|| Tablebase::solve(&[Role::Bishop, Role::Knight]).unwrap())
 }
 
 #[cfg(test)]
@@ -287,10 +311,8 @@ mod tests {
         assert_eq!(krk.longest_mate_moves(), 16);
     }
 
-    /// KBNK, solved once for the tests that read it.
     fn kbnk() -> &'static Tablebase {
-        static KBNK: std::sync::OnceLock<Tablebase> = std::sync::OnceLock::new();
-        KBNK.get_or_init(|| Tablebase::solve(&[Role::Bishop, Role::Knight]).unwrap())
+        super::kbnk_for_tests()
     }
 
     #[test]
