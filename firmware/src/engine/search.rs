@@ -272,9 +272,24 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
     // neither, at 2,150, 777 of seeds 18 to 21's 800. The three left
     // (seed 22: 82, 125, 194) fail at every speed; the cut's two (seed 19
     // 114, seed 21 49) are mated. KQK and KRK are not touched.
+    // The cap by the lone king's place ([`kbnk_cap`]): fixed depths 6, 7
+    // and 8 on seeds 18 and 19 (`--dump`), plies lost a move by its edge
+    // ring and corner slope: off the edges 0.65 / 0.59 / 0.35 (d8 3x the
+    // clock's nodes); on an edge at slopes 2 to 4, where the deeper
+    // depths' failures shuffle, 0.41 / 0.58 / 0.48. On the clock (2,548
+    // nps, mated and plies lost a move; cap 6 everywhere: 997 and 0.443
+    // on 18 to 22): 7 off the edges, 993 (0.414); 7 on an edge at slope
+    // 5 to 7, 997 (0.431); 6 to 7, 997 (0.446); 0, 5, 7, 997 (0.420);
+    // that and 3, 4, 962 (0.477); and off the edges at slope 2 or less,
+    // 994 (0.426); a square in at slope 2 (these), 998 (0.417), 23 to 27
+    // 999 (0.413), 28 to 32 995 (0.419) against cap 6's 990 (0.458),
+    // its five failures among cap 6's ten (without the square-in clause
+    // 992, 0.426); 33 to 37 993 (0.419) against 990 (0.448), its seven
+    // among cap 6's ten. Nodes a move 11,650 (cap 6,
+    // 10,460); a depth-7 move 18,200 on average, within the clock.
     let mut capped = *limits;
     if e.ctx.phase == Phase::MateBn && capped.depth == 0 && !capped.infinite {
-        capped.depth = 6;
+        capped.depth = kbnk_cap(pos, e.ctx.strong);
     }
     let bare_king = e.ctx.phase.bare_king();
     let lmr = e.lmr;
@@ -295,6 +310,30 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
         reply_limit: 0,
     };
     s.iterate(&capped)
+}
+
+/// KBNK's depth cap on the clock ([`run`]), from the root position: 7
+/// with the lone king on an edge at corner slope 0, 5 or 7 (`eval.rs`,
+/// `corner_slope`: 7 in the bishop's corners) or a square in from an edge
+/// at slope 2; else 6.
+fn kbnk_cap(pos: &Position, strong: Color) -> u8 {
+    let wk = pos.king_square(strong.other());
+    let (f, r) = (wk & 7, wk >> 4);
+    let mut flip = 0;
+    for &sq in &pos.piece_list(strong)[1..pos.officer_end(strong) as usize] {
+        if sq != NO_SQUARE && kind_of(pos.piece_at(sq)) == BISHOP {
+            flip = square_colour(sq) * 7;
+        }
+    }
+    let slope = ((f ^ flip) + r).abs_diff(7);
+    // The king's ring: 0 on an edge, 3 in the centre.
+    let ring = (f.min(7 - f)).min(r.min(7 - r));
+    let deeper = match ring {
+        0 => 0b1010_0001u8 >> slope & 1 != 0,
+        1 => slope == 2,
+        _ => false,
+    };
+    6 + deeper as u8
 }
 
 impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
