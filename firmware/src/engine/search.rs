@@ -315,25 +315,27 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
 /// KBNK's depth cap on the clock ([`run`]), from the root position: 7
 /// with the lone king on an edge at corner slope 0, 5 or 7 (`eval.rs`,
 /// `corner_slope`: 7 in the bishop's corners) or a square in from an edge
-/// at slope 2; else 6.
+/// at slope 2; else 6. (Out of line, the whole piece list scanned and the
+/// cases as a bit mask: 254 -> 116 B.)
+#[inline(never)]
 fn kbnk_cap(pos: &Position, strong: Color) -> u8 {
     let wk = pos.king_square(strong.other());
-    let (f, r) = (wk & 7, wk >> 4);
     let mut flip = 0;
-    for &sq in &pos.piece_list(strong)[1..pos.officer_end(strong) as usize] {
+    for &sq in pos.piece_list(strong) {
         if sq != NO_SQUARE && kind_of(pos.piece_at(sq)) == BISHOP {
             flip = square_colour(sq) * 7;
         }
     }
+    let (f, r) = (wk & 7, wk >> 4);
     let slope = ((f ^ flip) + r).abs_diff(7);
-    // The king's ring: 0 on an edge, 3 in the centre.
-    let ring = (f.min(7 - f)).min(r.min(7 - r));
-    let deeper = match ring {
-        0 => 0b1010_0001u8 >> slope & 1 != 0,
-        1 => slope == 2,
-        _ => false,
+    // Distance to the nearest edge, by file and by rank.
+    let edge = |x: u8| if x > 3 { 7 - x } else { x };
+    let deeper = match edge(f).min(edge(r)) {
+        0 => 0b1010_0001u8,
+        1 => 0b0000_0100,
+        _ => 0,
     };
-    6 + deeper as u8
+    6 + (deeper >> slope & 1)
 }
 
 impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
@@ -1946,6 +1948,39 @@ crate::progmem! {
 mod tests {
     use super::super::picker::Picker;
     use super::*;
+
+    /// KBNK's cap ([`kbnk_cap`]): 7 on an edge at corner slope 0, 5 or 7
+    /// or a square in at slope 2, by either bishop, either strong side.
+    #[test]
+    fn kbnk_cap_by_the_lone_kings_place() {
+        // Dark bishop (c1): the right corners a1 and h8.
+        let cases = [
+            ("k7/8/8/8/8/3K4/8/2BN4 w - - 0 1", 7), // a8: edge, slope 0 (the wrong corner)
+            ("7k/8/8/8/8/3K4/8/2BN4 w - - 0 1", 7), // h8: edge, slope 7
+            ("8/8/8/8/k7/3K4/8/2BN4 w - - 0 1", 6), // a4: edge, slope 4
+            ("8/8/7k/8/8/3K4/1B6/3N4 w - - 0 1", 7), // h6: edge, slope 5
+            ("8/8/8/8/8/3K4/8/2BNk3 w - - 0 1", 6), // e1: edge, slope 3
+            ("8/8/8/8/8/3K4/8/2BN1k2 w - - 0 1", 6), // f1: edge, slope 2
+            ("8/8/8/8/8/3K4/8/2BN2k1 w - - 0 1", 6), // g1: edge, slope 1
+            ("8/1k6/8/8/8/3K4/8/2BN4 w - - 0 1", 6), // b7: a square in, slope 0
+            ("8/8/8/1k6/8/3K4/8/2BN4 w - - 0 1", 7), // b5: a square in, slope 2
+            ("8/8/8/8/6k1/3K4/8/2BN4 w - - 0 1", 7), // g4: a square in, slope 2
+            ("8/8/8/8/8/3K2k1/8/2BN4 w - - 0 1", 6), // g3: a square in, slope 1
+            ("8/8/8/3k4/8/8/3K4/2BN4 w - - 0 1", 6), // d5: the centre, slope 0
+            ("8/8/8/8/4k3/8/3K4/2BN4 w - - 0 1", 6), // e4: the centre, slope 0
+            // Light bishop (f1): the right corners h1 and a8; black strong.
+            ("8/8/8/8/8/3k4/8/K4bn1 b - - 0 1", 7), // a1: edge, slope 0
+            ("8/8/8/8/8/3k4/8/4Kbn1 b - - 0 1", 6), // e1: edge, slope 4
+            ("8/8/8/8/8/3k4/1K6/5bn1 b - - 0 1", 6), // b2: a square in, slope 0
+            ("8/8/8/8/4k3/8/2K5/5bn1 b - - 0 1", 6), // c2: a square in, slope 1
+            ("8/8/8/8/1K6/3k4/8/5bn1 b - - 0 1", 7), // b4: a square in, slope 2
+        ];
+        for (fen, cap) in cases {
+            let p = Position::from_fen(fen.as_bytes()).expect(fen);
+            let strong = p.side_to_move();
+            assert_eq!(kbnk_cap(&p, strong), cap, "{fen}");
+        }
+    }
     extern crate std;
     use std::vec::Vec;
 
