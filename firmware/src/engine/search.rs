@@ -287,6 +287,10 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
     // 992, 0.426); 33 to 37 993 (0.419) against 990 (0.448), its seven
     // among cap 6's ten. Nodes a move 11,650 (cap 6,
     // 10,460); a depth-7 move 18,200 on average, within the clock.
+    // With the tables' ties broken at random (`--ties random`): 991, 995
+    // and 986 mated on 18 to 22, 23 to 27 and 28 to 32 (about 0.445,
+    // 0.419, 0.453 plies lost a move) against cap 6's 990, 991, 984
+    // (0.470, 0.452, 0.478).
     let mut capped = *limits;
     if e.ctx.phase == Phase::MateBn && capped.depth == 0 && !capped.infinite {
         capped.depth = kbnk_cap(pos, e.ctx.strong);
