@@ -2943,6 +2943,16 @@ fn connected(pos: &Position, a: Square, b: Square) -> bool {
 /// already had with the strong side to move (host at 2,548 nps, seeds 18
 /// to 22): 20, 931 mated; 60, 944; for pairs seen twice, 980 and 987; at
 /// depth 8 on seeds 18 and 19, 386 (392 without).
+/// Terms only with the lone king on an edge at slope 3 or 4, where the
+/// shuffles are (host, `--ties random`, seeds 18 to 22: these weights 991
+/// mated, 0.445 plies lost a move): the knight on the edge square next to
+/// it towards the wrong corner, 15, 980 (0.504); the strong king two
+/// squares in, in opposition or a knight's move towards the wrong corner,
+/// 10, 942 (0.495); that edge square free, -10, 961 (0.533). A term that
+/// exists only there makes the plateau stickier. Seen in the dumps (the
+/// dark bishop's frame, the lone king on d8 or e8): the knight parked on
+/// c5 (covering only what the king holds) carries most of the plies lost
+/// there; the tables play the knight c7-d5-e7 with the king on c6 and d6.
 const KBNK_KING: i16 = 12;
 const KBNK_KNIGHT: i16 = 3;
 const KBNK_ESCAPE: i16 = 10;
