@@ -2980,7 +2980,7 @@ fn corner_distance(sq: Square, colour: u8) -> u8 {
 /// colour. (`corner_distance` in its place, out of line, 8 calls an
 /// evaluation: 2.5% of the KBNK bench; inlined, 1.5% less.)
 #[inline(always)]
-fn corner_slope(sq: Square, flip: u8) -> u8 {
+pub(crate) fn corner_slope(sq: Square, flip: u8) -> u8 {
     (((sq & 7) ^ flip) + (sq >> 4)).abs_diff(7)
 }
 

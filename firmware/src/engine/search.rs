@@ -38,7 +38,7 @@
 //! pruning, counting replies) sits in separate functions so that its
 //! locals are not part of every frame.
 
-use super::eval::{incremental_from_scratch, EvalCtx, Phase, NPM_UNITS, VALUE};
+use super::eval::{corner_slope, incremental_from_scratch, EvalCtx, Phase, NPM_UNITS, VALUE};
 use super::picker::Stage;
 use super::see::{hanging, see};
 use super::time::SearchLimits;
@@ -317,10 +317,10 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
 }
 
 /// KBNK's depth cap on the clock ([`run`]), from the root position: 7
-/// with the lone king on an edge at corner slope 0, 5 or 7 (`eval.rs`,
-/// `corner_slope`: 7 in the bishop's corners) or a square in from an edge
+/// with the lone king on an edge at corner slope 0, 5 or 7
+/// ([`corner_slope`]: 7 in the bishop's corners) or a square in from an edge
 /// at slope 2; else 6. (Out of line, the whole piece list scanned and the
-/// cases as a bit mask: 254 -> 116 B.)
+/// cases as bit masks: 254 -> 200 B.)
 #[inline(never)]
 fn kbnk_cap(pos: &Position, strong: Color) -> u8 {
     let wk = pos.king_square(strong.other());
@@ -330,8 +330,8 @@ fn kbnk_cap(pos: &Position, strong: Color) -> u8 {
             flip = square_colour(sq) * 7;
         }
     }
+    let slope = corner_slope(wk, flip);
     let (f, r) = (wk & 7, wk >> 4);
-    let slope = ((f ^ flip) + r).abs_diff(7);
     // Distance to the nearest edge, by file and by rank.
     let edge = |x: u8| if x > 3 { 7 - x } else { x };
     let deeper = match edge(f).min(edge(r)) {
