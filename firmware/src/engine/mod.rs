@@ -8,6 +8,7 @@
 //! * [`eval`]: material + piece-square values kept incrementally (flash base
 //!   tables plus cheap per-search adjustments), dynamic terms at the leaves,
 //!   game phases and the KQK / KRK / KBNK mating evaluations.
+//! * [`kbnk_book`]: the tables' move where KBNK's search goes wrong most.
 //! * [`see`]: Levy's swap-off (static exchange) with x-rays.
 //! * [`picker`]: staged move picking in CP1's order, a few bytes per ply.
 //! * [`search`]: iterative deepening with CP1's aspiration scheme, PVS,
@@ -48,6 +49,7 @@
 //! No heap, no floats, no recursion outside the search.
 
 pub mod eval;
+pub mod kbnk_book;
 pub mod picker;
 pub mod search;
 pub mod see;
@@ -151,9 +153,11 @@ pub struct SearchResult {
     pub best: Move,
     /// Expected reply (second PV move), for pondering; may be NONE.
     pub ponder: Move,
-    /// Internal score, side to move's point of view (see [`Score`]).
+    /// Internal score, side to move's point of view (see [`Score`]); 0
+    /// when not searched.
     pub score: i16,
-    /// Last completed iteration.
+    /// Last completed iteration; 0 when not searched (a move of KBNK's
+    /// book, [`kbnk_book`], or no legal move).
     pub depth: u8,
     pub nodes: u32,
     pub elapsed_ms: u32,

@@ -38,7 +38,7 @@
 //! pruning, counting replies) sits in separate functions so that its
 //! locals are not part of every frame.
 
-use super::eval::{corner_slope, incremental_from_scratch, EvalCtx, Phase, NPM_UNITS, VALUE};
+use super::eval::{incremental_from_scratch, EvalCtx, Phase, NPM_UNITS, VALUE};
 use super::picker::Stage;
 use super::see::{hanging, see};
 use super::time::SearchLimits;
@@ -293,7 +293,15 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
     // (0.470, 0.452, 0.478).
     let mut capped = *limits;
     if e.ctx.phase == Phase::MateBn && capped.depth == 0 && !capped.infinite {
-        capped.depth = kbnk_cap(pos, e.ctx.strong);
+        // Where the capped search loses most, the book's move (`kbnk_book.rs`),
+        // on the same terms: not for a depth asked for or analysis, nor
+        // while pondering (which must wait for the hit or the stop: a hit
+        // plays the capped search's move; waiting here cost 22 B).
+        let (best, lone) = super::kbnk_book::probe(pos, e.ctx.strong);
+        if !best.is_none() && !e.clock.pondering {
+            return SearchResult { best, ponder: Move::NONE, score: 0, depth: 0, nodes: 0, elapsed_ms: 0 };
+        }
+        capped.depth = kbnk_cap(lone);
     }
     let bare_king = e.ctx.phase.bare_king();
     let lmr = e.lmr;
@@ -316,30 +324,24 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
     s.iterate(&capped)
 }
 
-/// KBNK's depth cap on the clock ([`run`]), from the root position: 7
-/// with the lone king on an edge at corner slope 0, 5 or 7
-/// ([`corner_slope`]: 7 in the bishop's corners) or a square in from an edge
-/// at slope 2; else 6. (Out of line, the whole piece list scanned and the
-/// cases as bit masks: 254 -> 200 B.)
-#[inline(never)]
-fn kbnk_cap(pos: &Position, strong: Color) -> u8 {
-    let wk = pos.king_square(strong.other());
-    let mut flip = 0;
-    for &sq in pos.piece_list(strong) {
-        if sq != NO_SQUARE && kind_of(pos.piece_at(sq)) == BISHOP {
-            flip = square_colour(sq) * 7;
-        }
-    }
-    let slope = corner_slope(wk, flip);
-    let (f, r) = (wk & 7, wk >> 4);
-    // Distance to the nearest edge, by file and by rank.
-    let edge = |x: u8| if x > 3 { 7 - x } else { x };
-    let deeper = match edge(f).min(edge(r)) {
+/// KBNK's depth cap on the clock ([`run`]), from the lone king's square
+/// `lone` (`8 * rank + file`) as the book sees the root position
+/// ([`kbnk_book::probe`](super::kbnk_book::probe): the bishop's corners
+/// a1 and h8, the lone king in the triangle a1-h1-d4, so that its rank is
+/// its distance to the nearest edge and `7 - file - rank` its corner
+/// slope, [`corner_slope`](super::eval::corner_slope)): 7 with the lone king on an edge at slope 0,
+/// 5 or 7 or a square in from an edge at slope 2; else 6. (It scanned
+/// the piece list for the bishop itself: 200 B; the book's view shared,
+/// 40 B.)
+#[inline(always)]
+fn kbnk_cap(lone: u8) -> u8 {
+    let (f, r) = (lone & 7, lone >> 3);
+    let deeper = match r {
         0 => 0b1010_0001u8,
         1 => 0b0000_0100,
         _ => 0,
     };
-    6 + (deeper >> slope & 1)
+    6 + (deeper >> (7 - f - r) & 1)
 }
 
 impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
@@ -1982,11 +1984,92 @@ mod tests {
         for (fen, cap) in cases {
             let p = Position::from_fen(fen.as_bytes()).expect(fen);
             let strong = p.side_to_move();
-            assert_eq!(kbnk_cap(&p, strong), cap, "{fen}");
+            assert_eq!(kbnk_cap(super::super::kbnk_book::probe(&p, strong).1), cap, "{fen}");
         }
+    }
+
+    /// [`kbnk_cap`] on the book's view agrees with the cap worked out on
+    /// the real board (edge ring and [`corner_slope`](super::super::eval::corner_slope)
+    /// by the bishop's colour) for every square of the lone king, either
+    /// bishop, either strong side, either side to move.
+    #[test]
+    fn kbnk_cap_on_the_books_view_matches_the_real_board() {
+        use super::super::eval::corner_slope;
+        let reference = |wk: Square, b: Square| {
+            let (f, r) = (wk & 7, wk >> 4);
+            let edge = |x: u8| if x > 3 { 7 - x } else { x };
+            let deeper = match edge(f).min(edge(r)) {
+                0 => 0b1010_0001u8,
+                1 => 0b0000_0100,
+                _ => 0,
+            };
+            6 + (deeper >> corner_slope(wk, square_colour(b) * 7) & 1)
+        };
+        let mut checked = 0;
+        for lone in (0..128u8).filter(|s| s & 0x88 == 0) {
+            for (k, b, n) in [(0x33u8, 0x02u8, 0x03u8), (0x44, 0x05, 0x06), (0x35, 0x72, 0x76)] {
+                if [k, b, n].contains(&lone) || (lone & 7).abs_diff(k & 7) <= 1 && (lone >> 4).abs_diff(k >> 4) <= 1 {
+                    continue;
+                }
+                for strong in [Color::White, Color::Black] {
+                    for to_move in [strong, strong.other()] {
+                        let mut board = [b'1'; 64];
+                        let mut put = |sq: Square, c: u8| board[(7 - (sq >> 4)) as usize * 8 + (sq & 7) as usize] = c;
+                        let case = |c: u8| if strong == Color::White { c.to_ascii_uppercase() } else { c };
+                        put(lone, if strong == Color::White { b'k' } else { b'K' });
+                        put(k, case(b'k'));
+                        put(b, case(b'b'));
+                        put(n, case(b'n'));
+                        let rows: Vec<std::string::String> = board.chunks(8).map(|r| std::string::String::from_utf8(r.to_vec()).unwrap()).collect();
+                        let fen = rows.join("/") + if to_move == Color::White { " w - - 0 1" } else { " b - - 0 1" };
+                        let Ok(p) = Position::from_fen(fen.as_bytes()) else { continue };
+                        let (_, view) = super::super::kbnk_book::probe(&p, strong);
+                        assert_eq!(kbnk_cap(view), reference(lone, b), "{fen}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
     }
     extern crate std;
     use std::vec::Vec;
+
+    /// KBNK's book answers on the clock at once, and only there: a depth
+    /// asked for, analysis and pondering search. (The book's first entry,
+    /// its position rebuilt from the key: white strong, to move.)
+    #[test]
+    fn kbnk_book_answers_on_the_clock_only() {
+        let e0 = super::super::kbnk_book::entries()[0];
+        let (key, _, _) = super::super::kbnk_book::split(e0);
+        let mut board = [b'1'; 64];
+        for (sq, man) in key.iter().zip([b'k', b'K', b'B', b'N']) {
+            board[(7 - sq / 8) as usize * 8 + (sq % 8) as usize] = man;
+        }
+        let rows: std::vec::Vec<std::string::String> = board.chunks(8).map(|r| std::string::String::from_utf8(r.to_vec()).unwrap()).collect();
+        let fen = rows.join("/") + " w - - 0 1";
+        let mut p = Position::from_fen(fen.as_bytes()).unwrap();
+        let book = super::super::kbnk_book::probe(&p, Color::White).0;
+        assert!(!book.is_none(), "{fen}");
+        let mut e = Engine::new();
+        let r = e.search(&mut p, &SearchLimits::movetime(10_000), &mut Host);
+        assert_eq!((r.best, r.depth, r.nodes), (book, 0, 0), "{fen}");
+        let r = e.search(&mut p, &SearchLimits::depth(3), &mut Host);
+        assert!(r.depth == 3 && r.nodes > 0, "{fen}");
+        let mut ponder = SearchLimits::movetime(10_000);
+        ponder.ponder = true;
+        struct Stop;
+        impl SearchHost for Stop {
+            fn now_ms(&mut self) -> u32 {
+                0
+            }
+            fn stop_requested(&mut self) -> bool {
+                true
+            }
+        }
+        let r = e.search(&mut p, &ponder, &mut Stop);
+        assert!(r.nodes > 0, "pondering searched: {fen}");
+    }
 
     /// The bench's positions (`assets/bench_positions.epd`) as FENs.
     fn bench_fens() -> Vec<std::string::String> {

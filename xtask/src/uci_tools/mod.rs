@@ -4,6 +4,7 @@
 
 pub mod endgames;
 pub mod host_engine;
+pub mod kbnk_book;
 pub mod match_;
 pub mod match_diff;
 pub mod suite;

@@ -1,0 +1,307 @@
+//! `cargo xtask kbnk-book`: the firmware's KBNK book
+//! (`firmware/src/engine/kbnk_book.rs`) from play-out dumps.
+//!
+//! `cargo xtask endgames --endings kbnk --defender tablebase --dump FILE`
+//! writes a line for each of the strong side's moves with the plies to
+//! mate it lost against the tables' best. Summed over the dumps by
+//! position up to the colour-keeping symmetries, the positions that lost
+//! most get an entry (two or four if the lone king lies on the book's
+//! triangle's diagonal sides, one for each way the firmware may see it):
+//! the tables' fastest move there, the lowest in the book's form among
+//! equals, so that a rebuild from the same dumps is the same table.
+
+use super::tablebase::Tablebase;
+use crate::util::{root, Result};
+use firmware::chess::Position;
+use firmware::engine::kbnk_book::{entry, in_triangle, split, Canonical};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position as _, Role, Square};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Play-out dumps (`cargo xtask endgames --endings kbnk --defender tablebase --dump FILE`)
+    /// or summaries of them (`--summary`)
+    #[arg(required = true)]
+    dumps: Vec<PathBuf>,
+    /// Entries at most (4 bytes of flash each; the firmware's flash holds 50)
+    #[arg(long, default_value_t = 50)]
+    entries: usize,
+    /// Plies to mate lost in a position, summed over the dumps, that earn it an entry
+    #[arg(long, default_value_t = 8)]
+    min_lost: u32,
+    /// The table to write (default: the firmware's)
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Also write the positions that lost at least `--min-lost` plies, one
+    /// line each in the dumps' form (move `*`, the plies lost summed, the
+    /// visits), a readable source that rebuilds the same table
+    #[arg(long)]
+    summary: Option<PathBuf>,
+}
+
+/// A position of the dumps, up to symmetry.
+struct Seen {
+    /// Plies to mate lost there, summed.
+    lost: u32,
+    visits: u32,
+    /// One of its FENs.
+    fen: String,
+}
+
+/// The real square `s` in the firmware's 0x88 form.
+pub(crate) fn sq88(s: Square) -> u8 {
+    (s.rank() as u8) << 4 | s.file() as u8
+}
+
+/// `fen`'s views (the side to move strong) under the four colour-keeping
+/// symmetries, or None if it is not KBNK.
+fn views(fen: &str) -> Option<[Canonical; 4]> {
+    let pos = Position::from_fen(fen.as_bytes()).ok()?;
+    let strong = pos.side_to_move();
+    let view = |t| Canonical::in_view(&pos, strong, t);
+    Some([view(0)?, view(1)?, view(2)?, view(3)?])
+}
+
+/// The book's entry for the KBNK position `pos` (strong side to move):
+/// the tables' fastest move and the plies to mate after it.
+pub(crate) fn best_entry(table: &Tablebase, pos: &Chess, c: &Canonical) -> Option<([u8; 4], u8)> {
+    pos.legal_moves()
+        .into_iter()
+        .filter_map(|m| {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            let plies = table.plies_to_mate(&after)?;
+            let piece = match m.role() {
+                Role::King => 0,
+                Role::Bishop => 1,
+                _ => 2,
+            };
+            Some((plies, entry(c.key(), piece, c.code(sq88(m.to())))))
+        })
+        .min_by_key(|&(plies, e)| (plies, split(e).1, split(e).2))
+        .map(|(plies, e)| (e, plies))
+}
+
+pub fn run(args: Args) -> Result {
+    let mut seen: HashMap<[u8; 4], Seen> = HashMap::new();
+    let mut lines = 0usize;
+    for path in &args.dumps {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (n, line) in text.lines().enumerate() {
+            if line.starts_with('#') {
+                continue; // a summary's notes
+            }
+            let bad = || format!("{}:{}: not a `endgames --dump` line: {line}", path.display(), n + 1);
+            let fields: Vec<&str> = line.split('\t').collect();
+            if fields.len() != 5 {
+                return Err(bad());
+            }
+            let lost: u32 = fields[2].parse().map_err(|_| bad())?;
+            // A summary's line: its visits in the best move's place.
+            let visits: u32 = if fields[1] == "*" { fields[3].parse().map_err(|_| bad())? } else { 1 };
+            let Some(views) = views(fields[0]) else {
+                continue; // another ending's move
+            };
+            lines += visits as usize;
+            let orbit = views.iter().map(|c| c.key()).min().expect("four views");
+            let s = seen.entry(orbit).or_insert_with(|| Seen { lost: 0, visits: 0, fen: fields[0].to_string() });
+            s.lost += lost;
+            s.visits += visits;
+        }
+    }
+    if lines == 0 {
+        return Err("the dumps hold no KBNK move".into());
+    }
+    let total: u32 = seen.values().map(|s| s.lost).sum();
+    let mut worst: Vec<&Seen> = seen.values().filter(|s| s.lost >= args.min_lost).collect();
+    worst.sort_by(|a, b| b.lost.cmp(&a.lost).then(a.fen.cmp(&b.fen)));
+    if let Some(path) = &args.summary {
+        let mut text = format!(
+            "# KBNK positions where the strong side lost plies to mate against the tables' defence,\n\
+             # up to symmetry, the worst first: FEN, *, plies lost summed, visits, 0. Summed over\n\
+             # {} `cargo xtask endgames --endings kbnk --defender tablebase --dump` files ({lines} moves)\n\
+             # by `cargo xtask kbnk-book --summary`; positions that lost at least {} plies.\n",
+            args.dumps.len(),
+            args.min_lost
+        );
+        text.extend(worst.iter().map(|s| format!("{}\t*\t{}\t{}\t0\n", s.fen, s.lost, s.visits)));
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("{} positions written to {}", worst.len(), path.display());
+    }
+    println!("== solving KBNK");
+    let table = Tablebase::solve(&[Role::Bishop, Role::Knight])?;
+    let mut entries: Vec<[u8; 4]> = Vec::new();
+    let mut covered = 0;
+    for s in &worst {
+        let pos: Chess = s.fen.parse::<Fen>().ok().and_then(|f| f.into_position(CastlingMode::Standard).ok()).ok_or_else(|| format!("bad FEN in the dumps: {}", s.fen))?;
+        let mut new: Vec<[u8; 4]> = Vec::new();
+        let mut plies = 0;
+        for c in views(&s.fen).expect("a view before") {
+            if in_triangle(c.key()[0]) {
+                if let Some((e, p)) = best_entry(&table, &pos, &c) {
+                    if !new.contains(&e) {
+                        new.push(e);
+                    }
+                    plies = p;
+                }
+            }
+        }
+        if new.is_empty() {
+            continue; // not won
+        }
+        if entries.len() + new.len() > args.entries {
+            break;
+        }
+        println!("{:5} plies lost in {:4} visits  {}  ({plies} plies to mate after the book's move; {} entries)", s.lost, s.visits, s.fen, new.len());
+        covered += s.lost;
+        entries.extend(new);
+    }
+    entries.sort_unstable_by_key(|&e| split(e));
+    let out = args.out.clone().unwrap_or_else(|| root().join("firmware/src/engine/kbnk_book_table.rs"));
+    std::fs::write(&out, table_source(&entries, &args, lines, covered, total)).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!(
+        "{} entries ({} B of flash) cover {covered} of the {total} plies to mate lost in {lines} moves of {} dumps ({:.0}%); written to {}",
+        entries.len(),
+        4 * entries.len(),
+        args.dumps.len(),
+        100.0 * covered as f64 / total.max(1) as f64,
+        out.display()
+    );
+    Ok(())
+}
+
+/// The table as Rust source for `kbnk_book.rs`'s `include!`.
+fn table_source(entries: &[[u8; 4]], args: &Args, moves: usize, covered: u32, total: u32) -> String {
+    let sources: Vec<String> = args.dumps.iter().map(|p| p.strip_prefix(root()).unwrap_or(p).display().to_string()).collect();
+    let mut s = format!(
+        "// Generated by `cargo xtask kbnk-book {} --entries {} --min-lost {}`:\n\
+         // the positions of {covered} of the {total} plies to mate lost in its {moves} moves.\n\
+         // An entry: the squares of the lone king, the strong king, the bishop\n\
+         // and the knight, the move (man << 6 | to) two bits a byte on top.\n\
+         crate::progmem! {{\n    static BOOK: [[u8; 4]; {}] = [\n",
+        sources.join(" "),
+        args.entries,
+        args.min_lost,
+        entries.len()
+    );
+    for row in entries.chunks(6) {
+        let row: Vec<String> = row.iter().map(|e| format!("[{}, {}, {}, {}]", e[0], e[1], e[2], e[3])).collect();
+        s += &format!("        {},\n", row.join(", "));
+    }
+    s += "    ];\n}\n";
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::uci_tools::tablebase::kbnk_for_tests;
+    use firmware::chess::Color as FwColor;
+    use firmware::engine::kbnk_book::{entries, probe};
+    use shakmaty::{Bitboard, Board, Color, Piece, Setup};
+
+    /// The canonical position of `key`, white strong and to move.
+    fn position_of(key: [u8; 4]) -> Chess {
+        let sq = |i: usize| Square::new(u32::from(key[i]));
+        let mut board = Board::empty();
+        board.set_piece_at(sq(0), Piece { color: Color::Black, role: Role::King });
+        board.set_piece_at(sq(1), Piece { color: Color::White, role: Role::King });
+        board.set_piece_at(sq(2), Piece { color: Color::White, role: Role::Bishop });
+        board.set_piece_at(sq(3), Piece { color: Color::White, role: Role::Knight });
+        let mut setup = Setup::empty();
+        setup.board = board;
+        setup.turn = Color::White;
+        setup.position(CastlingMode::Standard).unwrap_or_else(|e| panic!("key {key:?}: {e}"))
+    }
+
+    /// `pos` under the board symmetry `t` (0..8: the four turns and their
+    /// mirrors), colours swapped (ranks mirrored) if `swap`.
+    fn transformed(pos: &Chess, t: u8, swap: bool) -> Chess {
+        let f = |mut s: Square| {
+            if t & 1 != 0 {
+                s = s.flip_horizontal();
+            }
+            if t & 2 != 0 {
+                s = s.flip_vertical();
+            }
+            if t & 4 != 0 {
+                s = s.flip_diagonal();
+            }
+            if swap {
+                s = s.flip_vertical();
+            }
+            s
+        };
+        let mut board = Board::empty();
+        for (s, p) in pos.board().clone() {
+            board.set_piece_at(f(s), Piece { color: if swap { !p.color } else { p.color }, role: p.role });
+        }
+        let mut setup = Setup::empty();
+        setup.board = board;
+        setup.turn = if swap { !pos.turn() } else { pos.turn() };
+        setup.position(CastlingMode::Standard).unwrap()
+    }
+
+    fn firmware_position(pos: &Chess) -> Position {
+        Position::from_fen(Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string().as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn every_entry_is_the_tables_fastest_move_under_every_symmetry() {
+        let table = kbnk_for_tests();
+        let book = entries();
+        assert!(book.len() >= 50, "the book has {} entries", book.len());
+        assert!(book.windows(2).all(|w| split(w[0]).0 < split(w[1]).0), "sorted, one entry a position");
+        for &e in book {
+            let key = split(e).0;
+            let canon = position_of(key);
+            assert!((canon.board().by_piece(Piece { color: Color::White, role: Role::Bishop }) & Bitboard::DARK_SQUARES).any());
+            for swap in [false, true] {
+                for t in 0..8 {
+                    let pos = transformed(&canon, t, swap);
+                    let fw = firmware_position(&pos);
+                    let strong = if swap { FwColor::Black } else { FwColor::White };
+                    // The firmware sees it as this entry or (the lone king
+                    // on the triangle's diagonal sides) as another image's.
+                    let c = Canonical::of(&fw, strong).unwrap();
+                    let seen = book.iter().find(|&&b| split(b).0 == c.key()).copied();
+                    assert!(seen.is_some(), "{} is not in the book as {:?}", Fen::from_position(&pos, shakmaty::EnPassantMode::Legal), c.key());
+                    // The book's move is the builder's choice, and the tables'
+                    // fastest.
+                    assert_eq!(best_entry(table, &pos, &c).map(|b| b.0), seen);
+                    let m = probe(&fw, strong).0;
+                    assert!(!m.is_none());
+                    let mv = pos.legal_moves().into_iter().find(|mv| sq88(mv.from().unwrap()) == m.from() && sq88(mv.to()) == m.to()).unwrap();
+                    let mut after = pos.clone();
+                    after.play_unchecked(mv);
+                    let fastest = pos
+                        .legal_moves()
+                        .into_iter()
+                        .filter_map(|m| {
+                            let mut a = pos.clone();
+                            a.play_unchecked(m);
+                            table.plies_to_mate(&a)
+                        })
+                        .min();
+                    assert_eq!(table.plies_to_mate(&after), fastest);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_book_is_silent_elsewhere() {
+        let pos = |fen: &str| Position::from_fen(fen.as_bytes()).unwrap();
+        // The lone king to move, other material, a position not in the book.
+        let lone_to_move = pos("8/8/8/4k3/8/8/8/KBN5 b - - 0 1");
+        assert!(probe(&lone_to_move, FwColor::White).0.is_none());
+        let krk = pos("8/8/8/4k3/8/8/8/KR6 w - - 0 1");
+        assert!(probe(&krk, FwColor::White).0.is_none());
+        let start = pos("8/8/8/4k3/8/8/8/KBN5 w - - 0 1");
+        let c = Canonical::of(&start, FwColor::White).unwrap();
+        assert!(entries().iter().all(|&e| split(e).0 != c.key()));
+        assert!(probe(&start, FwColor::White).0.is_none());
+    }
+}
