@@ -29,8 +29,7 @@ use crate::chess::{Color, Move, MoveKind, Position};
 
 include!("kbnk_book_table.rs");
 
-/// A KBNK position with the strong side to move, seen as the book sees
-/// it: the strong side white (ranks mirrored if it is black), its bishop
+/// A KBNK position seen as the book sees it: the strong side white (ranks mirrored if it is black), its bishop
 /// on a dark square (files mirrored if not), then turned by the first of
 /// the four colour-keeping symmetries that brings the lone king into the
 /// triangle a1-h1-d4 ([`in_triangle`]). A lone king on the triangle's
@@ -176,8 +175,9 @@ pub fn entries() -> &'static [[u8; 4]] {
     BOOK.as_slice()
 }
 
-/// The book's move for `pos` (KBNK, `strong` the side with the bishop
-/// and knight), or [`Move::NONE`] if it has none or the lone king is to
+/// The book's move for `pos` (KBNK alone, [`Phase::MateBn`](super::Phase::MateBn):
+/// other men are not looked for; `strong` the side with the bishop and
+/// knight), or [`Move::NONE`] if it has none or the lone king is to
 /// move; and the lone king's square as the book sees it (for the search's
 /// depth cap, `search.rs`'s `kbnk_cap`). The key fixes the position (no
 /// castling or en passant in KBNK, nothing for the strong side to take),

@@ -331,8 +331,8 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
 /// its distance to the nearest edge and `7 - file - rank` its corner
 /// slope, [`corner_slope`](super::eval::corner_slope)): 7 with the lone king on an edge at slope 0,
 /// 5 or 7 or a square in from an edge at slope 2; else 6. (It scanned
-/// the piece list for the bishop itself: 200 B; the book's view shared,
-/// 40 B.)
+/// the piece list for the bishop itself: 200 B; from the book's view, 60
+/// B, against a constant 6.)
 #[inline(always)]
 fn kbnk_cap(lone: u8) -> u8 {
     let (f, r) = (lone & 7, lone >> 3);
@@ -2013,15 +2013,9 @@ mod tests {
                 }
                 for strong in [Color::White, Color::Black] {
                     for to_move in [strong, strong.other()] {
-                        let mut board = [b'1'; 64];
-                        let mut put = |sq: Square, c: u8| board[(7 - (sq >> 4)) as usize * 8 + (sq & 7) as usize] = c;
                         let case = |c: u8| if strong == Color::White { c.to_ascii_uppercase() } else { c };
-                        put(lone, if strong == Color::White { b'k' } else { b'K' });
-                        put(k, case(b'k'));
-                        put(b, case(b'b'));
-                        put(n, case(b'n'));
-                        let rows: Vec<std::string::String> = board.chunks(8).map(|r| std::string::String::from_utf8(r.to_vec()).unwrap()).collect();
-                        let fen = rows.join("/") + if to_move == Color::White { " w - - 0 1" } else { " b - - 0 1" };
+                        let men = [(lone, if strong == Color::White { b'k' } else { b'K' }), (k, case(b'k')), (b, case(b'b')), (n, case(b'n'))];
+                        let fen = fen_of(&men, to_move);
                         let Ok(p) = Position::from_fen(fen.as_bytes()) else { continue };
                         let (_, view) = super::super::kbnk_book::probe(&p, strong);
                         assert_eq!(kbnk_cap(view), reference(lone, b), "{fen}");
@@ -2035,6 +2029,17 @@ mod tests {
     extern crate std;
     use std::vec::Vec;
 
+    /// The FEN of `men` (0x88 square, FEN letter) alone on the board,
+    /// `to_move` to move.
+    fn fen_of(men: &[(Square, u8)], to_move: Color) -> std::string::String {
+        let mut board = [b'1'; 64];
+        for &(sq, c) in men {
+            board[(7 - (sq >> 4)) as usize * 8 + (sq & 7) as usize] = c;
+        }
+        let rows: Vec<&str> = board.chunks(8).map(|r| core::str::from_utf8(r).unwrap()).collect();
+        rows.join("/") + if to_move == Color::White { " w - - 0 1" } else { " b - - 0 1" }
+    }
+
     /// KBNK's book answers on the clock at once, and only there: a depth
     /// asked for, analysis and pondering search. (The book's first entry,
     /// its position rebuilt from the key: white strong, to move.)
@@ -2042,12 +2047,8 @@ mod tests {
     fn kbnk_book_answers_on_the_clock_only() {
         let e0 = super::super::kbnk_book::entries()[0];
         let (key, _, _) = super::super::kbnk_book::split(e0);
-        let mut board = [b'1'; 64];
-        for (sq, man) in key.iter().zip([b'k', b'K', b'B', b'N']) {
-            board[(7 - sq / 8) as usize * 8 + (sq % 8) as usize] = man;
-        }
-        let rows: std::vec::Vec<std::string::String> = board.chunks(8).map(|r| std::string::String::from_utf8(r.to_vec()).unwrap()).collect();
-        let fen = rows.join("/") + " w - - 0 1";
+        let men: Vec<(Square, u8)> = key.iter().map(|&sq| sq >> 3 << 4 | sq & 7).zip([b'k', b'K', b'B', b'N']).collect();
+        let fen = fen_of(&men, Color::White);
         let mut p = Position::from_fen(fen.as_bytes()).unwrap();
         let book = super::super::kbnk_book::probe(&p, Color::White).0;
         assert!(!book.is_none(), "{fen}");

@@ -56,12 +56,12 @@ pub(crate) fn sq88(s: Square) -> u8 {
 }
 
 /// `fen`'s views (the side to move strong) under the four colour-keeping
-/// symmetries, or None if it is not KBNK.
-fn views(fen: &str) -> Option<[Canonical; 4]> {
-    let pos = Position::from_fen(fen.as_bytes()).ok()?;
+/// symmetries, None if it is not KBNK; an error if it is no position.
+fn views(fen: &str) -> Result<Option<[Canonical; 4]>> {
+    let pos = Position::from_fen(fen.as_bytes()).map_err(|e| format!("bad FEN `{fen}`: {e:?}"))?;
     let strong = pos.side_to_move();
-    let view = |t| Canonical::in_view(&pos, strong, t);
-    Some([view(0)?, view(1)?, view(2)?, view(3)?])
+    let views = [0, 1, 2, 3].map(|t| Canonical::in_view(&pos, strong, t));
+    Ok(views.iter().all(Option::is_some).then(|| views.map(Option::unwrap)))
 }
 
 /// The book's entry for the KBNK position `pos` (strong side to move):
@@ -101,7 +101,7 @@ pub fn run(args: Args) -> Result {
             let lost: u32 = fields[2].parse().map_err(|_| bad())?;
             // A summary's line: its visits in the best move's place.
             let visits: u32 = if fields[1] == "*" { fields[3].parse().map_err(|_| bad())? } else { 1 };
-            let Some(views) = views(fields[0]) else {
+            let Some(views) = views(fields[0]).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))? else {
                 continue; // another ending's move
             };
             lines += visits as usize;
@@ -138,7 +138,7 @@ pub fn run(args: Args) -> Result {
         let pos: Chess = s.fen.parse::<Fen>().ok().and_then(|f| f.into_position(CastlingMode::Standard).ok()).ok_or_else(|| format!("bad FEN in the dumps: {}", s.fen))?;
         let mut new: Vec<[u8; 4]> = Vec::new();
         let mut plies = 0;
-        for c in views(&s.fen).expect("a view before") {
+        for c in views(&s.fen)?.expect("KBNK when read") {
             if in_triangle(c.key()[0]) {
                 if let Some((e, p)) = best_entry(&table, &pos, &c) {
                     if !new.contains(&e) {
@@ -289,6 +289,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A dump line that is not one, or whose FEN is no position, stops
+    /// the build with its file and line; nothing is written.
+    #[test]
+    fn bad_dump_lines_are_refused() {
+        let dir = std::env::temp_dir().join(format!("kbnk_book_test_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("table.rs");
+        for (text, want) in [("garbage\n", "1: not a `endgames --dump` line"), ("# note\n8/8/8/xx/8/8/8/8 w - - 0 1\t*\t5\t1\t0\n", "2: bad FEN")] {
+            let dump = dir.join("dump.tsv");
+            std::fs::write(&dump, text).unwrap();
+            let args = Args { dumps: vec![dump.clone()], entries: 50, min_lost: 8, out: Some(out.clone()), summary: None };
+            let err = run(args).unwrap_err();
+            assert!(err.contains(&format!("{}:{want}", dump.display())), "{err}");
+            assert!(!out.exists());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
