@@ -3,10 +3,11 @@
 //! The blob is `assets/book.bin`, built by `cargo xtask book build` from the
 //! readable `assets/book.txt` (and checked with Stockfish by `cargo xtask book
 //! check`). The lookup here is independent of the board representation: the
-//! caller gives the game so far as (from, to) square pairs and a random
-//! number, and gets back the *key* of a book move, or `None` when out of book;
-//! [`Book::key`] gives the key of any move, so the caller finds the legal
-//! move with that key (there is exactly one, see below).
+//! caller gives the game so far as the moves' *keys* and a random number,
+//! and gets back the key of a book move, or `None` when out of book. A
+//! move's key is its rank among the legal moves of its position
+//! (`crate::game::book_key`), so the position turns a key back into its
+//! one move.
 //!
 //! # Format
 //!
@@ -14,34 +15,28 @@
 //!
 //! | bytes      | what                                                      |
 //! |------------|-----------------------------------------------------------|
-//! | 0..24      | the 3-bit code of each from square: square s (0 = a1 .. 63 = h8) at bits 3 s .. 3 s + 2 |
-//! | 24..       | the move tree, one record of 10 to 16 bits per move, back to back |
-//! | last       | zeros to a whole byte, then one zero byte                 |
+//! | 0..        | the move tree, one record of 7 to 13 bits per move, back to back |
+//! | last       | zeros to a whole byte (at most 6 bits), then one zero byte |
 //!
-//! A record is the move's 9-bit *key*, then its *shape* in a prefix code:
+//! A record is the move's 6-bit *key*, then its *shape* in a prefix code:
 //!
 //! | record bits | meaning                                                  |
 //! |-------------|----------------------------------------------------------|
-//! | 0-5         | to square, 0 = a1 .. 63 = h8; castling is the king's move (e1g1, e8c8, ...) |
-//! | 6-8         | the code of the from square                              |
-//! | 9..         | the shape: has children (the replies follow at once), last sibling (no more candidates in this position after it), weight 1..4 (relative frequency of the move) |
+//! | 0-5         | the key: how many legal moves come before the move, ordered by `64 * from + to` (0 = a1 .. 63 = h8; castling is the king's move e1g1, e8c8, ...) |
+//! | 6..         | the shape: has children (the replies follow at once), last sibling (no more candidates in this position after it), weight 1..4 (relative frequency of the move) |
 //!
 //! | shape code (first bit first) | has children | last | weight | record |
 //! |------------------------------|--------------|------|--------|--------|
-//! | `0`                          | yes          | yes  | 2      | 10 bits |
-//! | `1 0`                        | no           | yes  | 2      | 11 bits |
-//! | `1 1 0`                      | yes          | no   | 2      | 12 bits |
-//! | `1 1 1` c l w w              | c            | l    | 1 + ww | 16 bits |
+//! | `0`                          | yes          | yes  | 2      | 7 bits |
+//! | `1 0`                        | no           | yes  | 2      | 8 bits |
+//! | `1 1 0`                      | yes          | no   | 2      | 9 bits |
+//! | `1 1 1` c l w w              | c            | l    | 1 + ww | 13 bits |
 //!
 //! Most of the book is single lines with the default weight, so nearly
-//! three records in four take the one-bit shape: 4,458 B for 3,348 moves,
-//! where fixed 13-bit records (key, two flags, two weight bits) took 5,466 B.
-//!
-//! Bits 0-8 are the move's *key*. The build chooses the codes (the square's
-//! file wherever that works) so that in every book position no other legal
-//! move has a book move's key, and checks it. So a game's move matches a
-//! record exactly when their keys are equal, and the position alone turns a
-//! record back into its move. Book moves never promote.
+//! three records in four take the one-bit shape. The rank as the key takes
+//! 3,178 B for 3,348 moves, where a 9-bit key (to square, a 3-bit code of
+//! the from square, and a table of the codes) took 4,458 B, and fixed
+//! 13-bit records 5,466 B.
 //!
 //! The tree is serialized in pre-order. The list at the first record holds
 //! the candidates in the initial position. A node's children start right
@@ -52,9 +47,10 @@
 //!
 //! Records are found by their bit position in the blob. One is read as
 //! three bytes shifted right by 0..=7 bits; the final zero byte keeps that
-//! read inside the blob for the last record. The padding is under 8 bits
-//! and a record at least 10, so a record starts at bit `p` exactly when
-//! `p + 10` is at most the bits before the pad byte.
+//! read inside the blob for the last record. The build keeps the padding
+//! under 7 bits (writing the last record's shape in the `1 1 1` form if
+//! need be) and a record is at least 7, so a record starts at bit `p`
+//! exactly when `p + 7` is at most the bits before the pad byte.
 
 use crate::progmem::Table;
 
@@ -66,16 +62,14 @@ crate::progmem! {
     static BOOK: [u8; BLOB_LEN] = *include_bytes!("../../assets/book.bin");
 }
 
-/// Bytes of the code table before the records.
-const CODES: usize = 24;
-const KEY_MASK: u16 = 0x1ff;
+const KEY_MASK: u16 = 0x3f;
 /// A record as [`Book::record`] returns it: the key, then these flags and
-/// the weight - 1 in bits 11-12, whatever its shape code in the blob.
-const HAS_CHILDREN: u16 = 1 << 9;
-const LAST: u16 = 1 << 10;
-const WEIGHT_2: u16 = 1 << 11;
+/// the weight - 1 in bits 8-9, whatever its shape code in the blob.
+const HAS_CHILDREN: u16 = 1 << 6;
+const LAST: u16 = 1 << 7;
+const WEIGHT_2: u16 = 1 << 8;
 /// Bits of the shortest record.
-const MIN_RECORD: usize = 10;
+const MIN_RECORD: usize = 7;
 
 // Bit positions must fit a 16-bit usize.
 const _: () = assert!(8 * BLOB_LEN <= u16::MAX as usize);
@@ -108,12 +102,9 @@ impl Blob for [u8] {
     }
 }
 
-/// A move of the game: (from, to) squares, 0 = a1 .. 63 = h8.
-pub type Move = (u8, u8);
-
-/// A book move's key: to square (bits 0-5) and the code of its from square
-/// (bits 6-8); see the module docs.
-pub type Key = u16;
+/// A book move's key: its rank among the legal moves of its position
+/// (0..=63; see the module docs).
+pub type Key = u8;
 
 /// A view of a book blob.
 pub struct Book<'a, B: ?Sized + Blob>(pub &'a B);
@@ -125,7 +116,7 @@ pub fn book() -> Book<'static, Table<u8, BLOB_LEN>> {
 
 impl<B: ?Sized + Blob> Book<'_, B> {
     /// Bit position of the first record.
-    const FIRST: usize = 8 * CODES;
+    const FIRST: usize = 0;
 
     /// Bit position after the last place a record can start: every record
     /// starts below it (see the module docs). 0 for a blob too short.
@@ -157,24 +148,18 @@ impl<B: ?Sized + Blob> Book<'_, B> {
     #[inline(never)]
     fn record(&self, at: usize) -> (u16, usize) {
         let w = self.bits(at >> 3, at & 7);
-        let shape = w >> 9;
+        let shape = w >> 6;
         let (flags, len) = if shape & 1 == 0 {
-            (HAS_CHILDREN | LAST | WEIGHT_2, 10)
+            (HAS_CHILDREN | LAST | WEIGHT_2, 7)
         } else if shape & 2 == 0 {
-            (LAST | WEIGHT_2, 11)
+            (LAST | WEIGHT_2, 8)
         } else if shape & 4 == 0 {
-            (HAS_CHILDREN | WEIGHT_2, 12)
+            (HAS_CHILDREN | WEIGHT_2, 9)
         } else {
             // The escape: children, last and weight - 1 in the next 4 bits.
-            ((shape >> 3) << 9, 16)
+            ((shape >> 3 & 15) << 6, 13)
         };
         (w & KEY_MASK | flags, at + len)
-    }
-
-    /// The key of a move (squares 0..=63) in this book.
-    pub fn key(&self, (from, to): Move) -> Key {
-        let bit = 3 * usize::from(from & 63);
-        u16::from(to & 63) | (self.bits(bit >> 3, bit & 7) & 7) << 6
     }
 
     /// Bit position of the node after the subtree of the node at `at` (its
@@ -205,21 +190,17 @@ impl<B: ?Sized + Blob> Book<'_, B> {
 
     /// Bit position of the first candidate after `history`, or `None` if
     /// the game left the book (or the last book move of the line was played).
-    pub fn position<I: IntoIterator<Item = Move>>(&self, history: I) -> Option<usize> {
+    pub fn position<I: IntoIterator<Item = Key>>(&self, history: I) -> Option<usize> {
         let end = self.end();
         let mut list = Self::FIRST;
-        for (from, to) in history {
-            if from > 63 || to > 63 {
-                return None;
-            }
-            let key = self.key((from, to));
+        for key in history {
             let mut i = list;
             loop {
                 if i >= end {
                     return None;
                 }
                 let (w, next) = self.record(i);
-                if w & KEY_MASK == key {
+                if w & KEY_MASK == u16::from(key) {
                     if w & HAS_CHILDREN == 0 {
                         return None;
                     }
@@ -241,7 +222,7 @@ impl<B: ?Sized + Blob> Book<'_, B> {
         let mut i = list;
         while i < end {
             let (w, _) = self.record(i);
-            f(w & KEY_MASK, (w >> 11) as u8 + 1);
+            f((w & KEY_MASK) as Key, (w >> 8) as u8 + 1);
             if w & LAST != 0 {
                 break;
             }
@@ -253,7 +234,7 @@ impl<B: ?Sized + Blob> Book<'_, B> {
     /// from the initial position), chosen among the candidates with
     /// probability proportional to their weights using `random`; `None`
     /// when out of book. The move is the legal move whose [`Book::key`] it is.
-    pub fn choose<I: IntoIterator<Item = Move>>(&self, history: I, random: u16) -> Option<Key> {
+    pub fn choose<I: IntoIterator<Item = Key>>(&self, history: I, random: u16) -> Option<Key> {
         let list = self.position(history)?;
         // First pass: the total weight (nothing is chosen with r = MAX);
         // second pass: the candidate `random % total` falls on.
@@ -289,6 +270,9 @@ impl<B: ?Sized + Blob> Book<'_, B> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::square::to_index64;
+    use crate::chess::{Move, MoveGen, Position};
+    use crate::game::book_key;
 
     /// Square index of a name like "e4".
     fn sq(s: &str) -> u8 {
@@ -296,14 +280,33 @@ mod tests {
         (b[0] - b'a') + 8 * (b[1] - b'1')
     }
 
-    /// Moves of a line in coordinates: "e2e4 e7e5".
-    fn line(s: &str) -> Vec<Move> {
-        s.split_whitespace().map(|m| (sq(&m[0..2]), sq(&m[2..4]))).collect()
+    /// The legal move `m` ("e2e4") of `pos`.
+    fn find(pos: &Position, m: &str) -> Move {
+        let mut gen = MoveGen::new();
+        while let Some(mv) = gen.next_legal(pos) {
+            if to_index64(mv.from()) == sq(&m[0..2]) && to_index64(mv.to()) == sq(&m[2..4]) && mv.promotion() == 0 {
+                return mv;
+            }
+        }
+        panic!("{m} is not legal")
     }
 
-    /// The key of one move in coordinates, in book `b`.
-    fn key<B: ?Sized + Blob>(b: &Book<B>, m: &str) -> Key {
-        b.key(line(m)[0])
+    /// The keys of a line in coordinates ("e2e4 e7e5") played from the
+    /// initial position.
+    fn line(s: &str) -> Vec<Key> {
+        let mut pos = Position::start();
+        let mut keys = Vec::new();
+        for m in s.split_whitespace() {
+            let mv = find(&pos, m);
+            keys.push(book_key(&pos, mv));
+            pos.make_move(mv);
+        }
+        keys
+    }
+
+    /// The key of the last move of a line.
+    fn key(s: &str) -> Key {
+        *line(s).last().unwrap()
     }
 
     fn candidates<B: ?Sized + Blob>(b: &Book<B>, history: &str) -> Vec<(Key, u8)> {
@@ -314,20 +317,22 @@ mod tests {
         out
     }
 
-    fn has<B: ?Sized + Blob>(b: &Book<B>, c: &[(Key, u8)], m: &str) -> bool {
-        c.iter().any(|&(k, _)| k == key(b, m))
+    /// Whether move `m` is a candidate after `history`.
+    fn has<B: ?Sized + Blob>(b: &Book<B>, history: &str, m: &str) -> bool {
+        let k = key(&format!("{history} {m}"));
+        candidates(b, history).iter().any(|&(c, _)| c == k)
     }
 
     /// The bits of record `r` (key, children, last, weight - 1 in bits
-    /// 11-12) in the blob, first bit first: the key, then the shape code of
-    /// the module docs' table.
-    fn record_bits(r: u16) -> Vec<bool> {
-        let mut out: Vec<bool> = (0..9).map(|k| r >> k & 1 != 0).collect();
-        let shape = r >> 9;
+    /// 8-9) in the blob, first bit first: the key, then the shape code of
+    /// the module docs' table (its `1 1 1` form if `escape`).
+    fn record_bits(r: u16, escape: bool) -> Vec<bool> {
+        let mut out: Vec<bool> = (0..6).map(|k| r >> k & 1 != 0).collect();
+        let shape = r >> 6;
         match shape {
-            0b0111 => out.push(false),
-            0b0110 => out.extend([true, false]),
-            0b0101 => out.extend([true, true, false]),
+            0b0111 if !escape => out.push(false),
+            0b0110 if !escape => out.extend([true, false]),
+            0b0101 if !escape => out.extend([true, true, false]),
             _ => {
                 out.extend([true, true, true]);
                 out.extend((0..4).map(|k| shape >> k & 1 != 0));
@@ -336,38 +341,26 @@ mod tests {
         out
     }
 
-    /// Bit position of each record of a blob made by [`pack`], and the end.
-    fn starts(records: &[u16]) -> Vec<usize> {
-        let mut at = 8 * CODES;
-        let mut out = vec![at];
-        for &r in records {
-            at += record_bits(r).len();
-            out.push(at);
-        }
-        out
-    }
-
-    /// A blob written bit by bit, independently of the reader: the codes
-    /// (3 bits per square), the records, zeros to a byte and one more zero
-    /// byte.
-    fn pack(codes: &[u8; 64], records: &[u16]) -> Vec<u8> {
+    /// A blob written bit by bit, independently of the reader: the
+    /// records, zeros to a byte and one more zero byte; the last record
+    /// in its `1 1 1` form if the padding would be 7 bits (as the build
+    /// does). And the bit position of each record, and the end.
+    fn pack(records: &[u16]) -> (Vec<u8>, Vec<usize>) {
         let mut bits: Vec<bool> = Vec::new();
-        for &c in codes {
-            bits.extend((0..3).map(|k| c >> k & 1 != 0));
-        }
-        for &r in records {
-            bits.extend(record_bits(r));
+        let mut at = vec![0];
+        for (i, &r) in records.iter().enumerate() {
+            let mut b = record_bits(r, false);
+            if i + 1 == records.len() && (bits.len() + b.len()) % 8 == 1 {
+                b = record_bits(r, true);
+            }
+            bits.extend(b);
+            at.push(bits.len());
         }
         let mut out = vec![0u8; bits.len().div_ceil(8) + 1];
         for (i, &b) in bits.iter().enumerate() {
             out[i / 8] |= u8::from(b) << (i % 8);
         }
-        out
-    }
-
-    /// The code of each square is its file.
-    fn file_codes() -> [u8; 64] {
-        core::array::from_fn(|s| s as u8 % 8)
+        (out, at)
     }
 
     #[test]
@@ -376,12 +369,14 @@ mod tests {
         let n = b.moves();
         assert!(n >= 3000, "only {n} book moves");
         const { assert!(BLOB_LEN <= 10 * 1024, "the book must fit its 10 KB budget") };
-        // The code table, the records to a whole byte, one zero byte: no more.
+        // The records to a whole byte (at most 6 bits of padding), one zero
+        // byte: no more.
         let mut used = Book::<[u8]>::FIRST;
         for _ in 0..n {
             used = b.record(used).1;
         }
-        assert_eq!(BLOB_LEN, CODES + (used - 8 * CODES).div_ceil(8) + 1);
+        assert_eq!(BLOB_LEN, used.div_ceil(8) + 1);
+        assert!(8 * (BLOB_LEN - 1) - used < 7, "padding of {} bits", 8 * (BLOB_LEN - 1) - used);
         let blob = BOOK.as_slice();
         assert_eq!(blob[BLOB_LEN - 1], 0, "the pad byte");
         assert_eq!(blob[used / 8] >> (used % 8), 0, "padding bits after the last record");
@@ -403,32 +398,37 @@ mod tests {
     #[test]
     fn reads_records_at_every_bit_offset() {
         // 48 records of every shape, the keys all-ones, all-zeros and mixed.
-        let records: Vec<u16> = (0..48u16).map(|i| [0x1ff, 0, 0x134 ^ (i * 0x51)][i as usize % 3] & 0x1ff | (i % 16) << 9).collect();
-        let mut codes = file_codes();
-        codes[0] = 7;
-        codes[63] = 5;
-        codes[21] = 3;
-        let blob = pack(&codes, &records);
+        let records: Vec<u16> = (0..48u16).map(|i| [0x3f, 0, 0x34 ^ (i * 0x51)][i as usize % 3] & 0x3f | (i % 16) << 6).collect();
+        let (blob, at) = pack(&records);
         let b = Book(&blob[..]);
         assert_eq!(b.moves(), records.len());
-        let at = starts(&records);
         for (i, &r) in records.iter().enumerate() {
             assert_eq!(b.record(at[i]), (r, at[i + 1]), "record {i} (bit offset {})", at[i] % 8);
         }
         assert_eq!((0..8).filter(|s| at.iter().any(|a| a % 8 == *s)).count(), 8, "every shift read");
-        // The key uses the from square's code, not its file.
-        assert_eq!(b.key((0, 8)), 8 | 7 << 6);
-        assert_eq!(b.key((63, 62)), 62 | 5 << 6);
-        assert_eq!(b.key((21, 4)), 4 | 3 << 6);
-        assert_eq!(b.key((22, 4)), 4 | 6 << 6);
+    }
+
+    /// A last record that would leave 7 bits of padding is written in
+    /// the long form, and the reader counts no record in the padding.
+    #[test]
+    fn padding_stays_under_a_record() {
+        // 7 + 9 + 9 bits: a short last record would leave 7 bits.
+        let records = [0x25 | 0b0111 << 6, 0x01 | 0b0101 << 6, 0x3e | 0b0101 << 6];
+        let (blob, at) = pack(&records);
+        assert_eq!(at[3], 7 + 9 + 13);
+        let b = Book(&blob[..]);
+        assert_eq!(b.moves(), 3);
+        assert_eq!(b.record(at[2]), (records[2], at[3]));
     }
 
     #[test]
     fn first_moves_include_e4_and_d4() {
         let b = book();
-        let c = candidates(&b, "");
-        assert!(has(&b, &c, "e2e4") && has(&b, &c, "d2d4"), "{c:?}");
-        assert!(c.iter().all(|&(_, w)| (1..=4).contains(&w)));
+        assert!(has(&b, "", "e2e4") && has(&b, "", "d2d4"));
+        assert!(candidates(&b, "").iter().all(|&(_, w)| (1..=4).contains(&w)));
+        // The key is the rank: e2e4 comes after the knights' four moves
+        // and a2..d2's eight, and after e2e3.
+        assert_eq!(key("e2e4"), 13);
     }
 
     #[test]
@@ -437,18 +437,17 @@ mod tests {
         let ruy = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6";
         let mut played = String::new();
         for m in ruy.split_whitespace() {
-            assert!(has(&b, &candidates(&b, &played), m), "{m} not in book after `{played}`");
+            assert!(has(&b, &played, m), "{m} not in book after `{played}`");
             played = format!("{played} {m}");
         }
         // Castling is stored as the king's move, and the line goes on.
-        assert!(has(&b, &candidates(&b, &played), "e1g1"));
+        assert!(has(&b, &played, "e1g1"));
         played.push_str(" e1g1");
-        assert!(has(&b, &candidates(&b, &played), "f8e7"));
-        // Re1 and Ne1 both go to e1 from the f-file: their keys differ.
+        assert!(has(&b, &played, "f8e7"));
+        // Re1 and Ne1 both go to e1: only Re1 is in the book.
         played.push_str(" f8e7");
-        assert!(has(&b, &candidates(&b, &played), "f1e1"));
-        assert!(!has(&b, &candidates(&b, &played), "f3e1"));
-        assert_ne!(key(&b, "f1e1"), key(&b, "f3e1"));
+        assert!(has(&b, &played, "f1e1"));
+        assert!(!has(&b, &played, "f3e1"));
         // Every choice in the main line is itself a book move.
         for r in [0, 1, 7, 1000, u16::MAX] {
             let k = b.choose(line(&played), r).unwrap();
@@ -462,10 +461,10 @@ mod tests {
         assert_eq!(b.choose(line("a2a4 h7h5 h2h4 a7a5"), 0), None);
         assert_eq!(b.choose(line("e2e4 e7e5 e1e2"), 0), None);
         assert_eq!(b.choose(line("e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6 e1g1 f7f6 d2d4 e5d4 f3d4 c6c5 a2a3"), 3), None);
-        assert_eq!(b.choose([(64, 0)], 0), None);
-        assert_eq!(b.choose([(12, 64)], 0), None);
+        assert_eq!(b.choose([64], 0), None);
+        assert_eq!(b.choose([255], 0), None);
         // A very long game is out of book too.
-        let long: Vec<Move> = line("g1f3 g8f6 f3g1 f6g8").into_iter().cycle().take(400).collect();
+        let long: Vec<Key> = line("g1f3 g8f6 f3g1 f6g8").into_iter().cycle().take(400).collect();
         assert_eq!(b.choose(long, 0), None);
     }
 
@@ -476,7 +475,7 @@ mod tests {
         let total: u16 = c.iter().map(|&(_, w)| u16::from(w)).sum();
         let mut seen = std::collections::HashMap::new();
         for r in 0..total * 10 {
-            *seen.entry(b.choose(line(""), r).unwrap()).or_insert(0u16) += 1;
+            *seen.entry(b.choose([], r).unwrap()).or_insert(0u16) += 1;
         }
         assert!(seen.len() > 1);
         for (k, w) in c {
@@ -487,49 +486,37 @@ mod tests {
         assert!(replies.len() >= 3, "{replies:?}");
     }
 
-    /// A hand-made tree: 1.e4 (e5 (Nf3 {Nc6}) c5) 1.d4 {d5}, with weights,
-    /// and f3 coded 7 instead of its file (so Nf3 from g1 and a move from
-    /// f3 would differ even if both went to the same square).
+    /// A hand-made tree: 1.e4 (e5 (Nf3 {Nc6}) c5) 1.d4 {d5}, with weights.
     #[test]
     fn walks_a_small_tree() {
-        let mut codes = file_codes();
-        codes[usize::from(sq("f3"))] = 7;
-        codes[usize::from(sq("g1"))] = 2;
-        let key_of = |m: &str| {
-            let (from, to) = line(m)[0];
-            u16::from(to) | u16::from(codes[usize::from(from)]) << 6
-        };
-        let node = |m: &str, kids: bool, last: bool, w: u16| key_of(m) | u16::from(kids) << 9 | u16::from(last) << 10 | (w - 1) << 11;
+        let node = |l: &str, kids: bool, last: bool, w: u16| u16::from(key(l)) | u16::from(kids) << 6 | u16::from(last) << 7 | (w - 1) << 8;
         let records = [
             node("e2e4", true, false, 3),
-            node("e7e5", true, false, 2),
-            node("g1f3", true, true, 2),
-            node("b8c6", false, true, 1),
-            node("c7c5", false, true, 4),
+            node("e2e4 e7e5", true, false, 2),
+            node("e2e4 e7e5 g1f3", true, true, 2),
+            node("e2e4 e7e5 g1f3 b8c6", false, true, 1),
+            node("e2e4 c7c5", false, true, 4),
             node("d2d4", true, true, 1),
-            node("d7d5", false, true, 2),
+            node("d2d4 d7d5", false, true, 2),
         ];
-        let blob = pack(&codes, &records);
+        let (blob, at) = pack(&records);
         let b = Book(&blob[..]);
         assert_eq!(b.moves(), 7);
-        let at = starts(&records);
-        assert_eq!(b.key(line("g1f3")[0]), 21 | 2 << 6);
-        assert_eq!(b.key(line("f3e5")[0]), 36 | 7 << 6);
         assert_eq!(b.skip(at[0]), at[5]);
         assert_eq!(b.skip(at[1]), at[4]);
         assert_eq!(b.skip(at[5]), at[7]);
-        assert_eq!(candidates(&b, ""), vec![(key_of("e2e4"), 3), (key_of("d2d4"), 1)]);
-        assert_eq!(candidates(&b, "e2e4"), vec![(key_of("e7e5"), 2), (key_of("c7c5"), 4)]);
-        assert_eq!(candidates(&b, "d2d4"), vec![(key_of("d7d5"), 2)]);
-        assert_eq!(b.choose(line("e2e4 e7e5 g1f3"), 9), Some(key_of("b8c6")));
-        // A move with another from square of the same file is another move.
-        assert_eq!(b.choose(line("e2e4 e7e5 g2f3"), 0), None);
+        assert_eq!(candidates(&b, ""), vec![(key("e2e4"), 3), (key("d2d4"), 1)]);
+        assert_eq!(candidates(&b, "e2e4"), vec![(key("e2e4 e7e5"), 2), (key("e2e4 c7c5"), 4)]);
+        assert_eq!(candidates(&b, "d2d4"), vec![(key("d2d4 d7d5"), 2)]);
+        assert_eq!(b.choose(line("e2e4 e7e5 g1f3"), 9), Some(key("e2e4 e7e5 g1f3 b8c6")));
+        // Another move to the same square is another key.
+        assert_eq!(b.choose(line("e2e4 e7e5 d1f3"), 0), None);
         assert_eq!(b.choose(line("e2e4 c7c5"), 0), None);
         assert_eq!(b.choose(line("e2e4 e7e5 g1f3 b8c6"), 0), None);
-        assert_eq!(b.choose(line("d2d4"), 5), Some(key_of("d7d5")));
-        let picks: Vec<_> = (0..4).map(|r| b.choose(line(""), r).unwrap()).collect();
-        assert_eq!(picks, ["e2e4", "e2e4", "e2e4", "d2d4"].map(key_of));
+        assert_eq!(b.choose(line("d2d4"), 5), Some(key("d2d4 d7d5")));
+        let picks: Vec<_> = (0..4).map(|r| b.choose([], r).unwrap()).collect();
+        assert_eq!(picks, ["e2e4", "e2e4", "e2e4", "d2d4"].map(key));
         let picks: Vec<_> = (0..6).map(|r| b.choose(line("e2e4"), r).unwrap()).collect();
-        assert_eq!(picks, ["e7e5", "e7e5", "c7c5", "c7c5", "c7c5", "c7c5"].map(key_of));
+        assert_eq!(picks, ["e2e4 e7e5", "e2e4 e7e5", "e2e4 c7c5", "e2e4 c7c5", "e2e4 c7c5", "e2e4 c7c5"].map(key));
     }
 }

@@ -119,8 +119,9 @@ pub struct Game {
     /// Ring of the last moves and their undo records, newest at `undo_head - 1`.
     undo_moves: [Move; TAKEBACK_PLIES],
     undos: MaybeUninit<[Undo; TAKEBACK_PLIES]>,
-    /// Moves from the initial position, while `in_line`.
-    line: [Move; LINE_PLIES],
+    /// The book keys ([`book_key`]) of the moves from the initial
+    /// position, while `in_line`.
+    line: [u8; LINE_PLIES],
     pub pos: Position,
 }
 
@@ -134,7 +135,7 @@ impl Game {
             undos: MaybeUninit::uninit(),
             undo_head: 0,
             undo_len: 0,
-            line: [Move::NONE; LINE_PLIES],
+            line: [0; LINE_PLIES],
             line_len: 0,
             in_line: false,
             computer: Opponent::Black,
@@ -208,6 +209,8 @@ impl Game {
     /// Plays legal move `m`, remembering it for takeback and the book.
     pub fn play(&mut self, m: Move) {
         let side = self.pos.side_to_move().index();
+        // The book's key needs the position before the move.
+        let key = if self.in_line { book_key(&self.pos, m) } else { 0 };
         let undo = self.pos.make_move(m);
         let i = self.undo_head as usize;
         // `get_mut`: the index is below TAKEBACK_PLIES, no panicking check (flash).
@@ -222,7 +225,7 @@ impl Game {
         }
         if self.in_line {
             if (self.line_len as usize) < LINE_PLIES {
-                self.line[self.line_len as usize] = m;
+                self.line[self.line_len as usize] = key;
                 self.line_len += 1;
             } else {
                 self.in_line = false;
@@ -307,7 +310,7 @@ impl Game {
 
     /// The moves from the initial position, if the game started there and
     /// is still short enough for the book.
-    pub fn book_line(&self) -> Option<&[Move]> {
+    pub fn book_line(&self) -> Option<&[u8]> {
         if self.in_line {
             // `get`: `line_len` <= LINE_PLIES, no panicking check (flash).
             self.line.get(..self.line_len as usize)
@@ -325,12 +328,12 @@ impl Game {
         }
         let line = self.book_line()?;
         let book = crate::book::book();
-        let key = book.choose(line.iter().map(book_squares), random)?;
-        // The book stores a key, not the move: the build made sure that no
-        // other legal move of a book position has a book move's key.
+        let key = book.choose(line.iter().copied(), random)?;
+        // The book stores a key, not the move: the one legal move of that
+        // rank (book moves never promote; promotions share their rank).
         let mut gen = MoveGen::new();
         while let Some(m) = gen.next_legal(&self.pos) {
-            if book.key(book_squares(&m)) == key {
+            if m.promotion() == 0 && book_key(&self.pos, m) == key {
                 return Some(m);
             }
         }
@@ -369,7 +372,7 @@ impl Game {
     /// Encodes the game for the EEPROM; returns the payload length.
     /// Layout: flags (computer, guess, in_line), level, time control (3),
     /// clocks (2 x u32 LE), moves made (2 x u16 LE), line length, line
-    /// (u16 LE each), FEN.
+    /// (the moves' book keys, a byte each), FEN.
     #[inline(never)]
     #[cfg_attr(target_arch = "avr", optimize(size))]
     pub fn encode(&self, out: &mut [u8; SAVE_MAX]) -> usize {
@@ -384,14 +387,8 @@ impl Game {
         out[15..17].copy_from_slice(&self.made[1].to_le_bytes());
         let n = if self.in_line { self.line_len } else { 0 };
         out[17] = n;
-        let mut at = 18;
-        for m in &self.line[..n as usize] {
-            out[at..at + 2].copy_from_slice(&{
-                let [lo, hi] = m.0.to_le_bytes();
-                pack(lo, hi)
-            });
-            at += 2;
-        }
+        let at = 18 + n as usize;
+        out[18..at].copy_from_slice(&self.line[..n as usize]);
         at + self.pos.write_fen(&mut out[at..]).unwrap_or(0)
     }
 
@@ -404,7 +401,7 @@ impl Game {
             return Err(LoadError::BadContents);
         }
         let n = p[17] as usize;
-        let fen_at = 18 + 2 * n;
+        let fen_at = 18 + n;
         if n > LINE_PLIES || p.len() <= fen_at || p[1] >= LEVELS || p[0] & 3 == 3 {
             return Err(LoadError::BadContents);
         }
@@ -420,10 +417,7 @@ impl Game {
         self.tc = tc;
         self.clock_ms = [le32(&p[5..9]), le32(&p[9..13])];
         self.made = [u16::from_le_bytes([p[13], p[14]]), u16::from_le_bytes([p[15], p[16]])];
-        // Zipped: no bounds check per move.
-        for (m, b) in self.line.iter_mut().zip(p[18..fen_at].chunks_exact(2)) {
-            *m = unpack(b[0], b[1]);
-        }
+        self.line[..n].copy_from_slice(&p[18..fen_at]);
         self.line_len = n as u8;
         Ok(())
     }
@@ -437,34 +431,31 @@ impl Default for Game {
     }
 }
 
-/// The squares of `m` as the book names them, by their indices 0..=63.
-/// Not inlined: two call sites (flash).
+/// The opening book's key of the legal move `m` in `pos` (see
+/// `crate::book`): how many legal moves come before it when they are
+/// ordered by `64 * from + to` (squares 0 = a1 .. 63 = h8, castling as
+/// the king's move; a promotion's four moves share one place). Counted
+/// in one pass whatever the generator's order, so `cargo xtask book`
+/// works it out alike from its own move generator. Saturates at 255 (a
+/// key above 63 is in no book).
 #[inline(never)]
-fn book_squares(m: &Move) -> (u8, u8) {
-    (to_index64(m.from()), to_index64(m.to()))
+#[cfg_attr(target_arch = "avr", optimize(size))]
+pub fn book_key(pos: &Position, m: Move) -> u8 {
+    let value = |m: Move| u16::from(to_index64(m.from())) << 6 | u16::from(to_index64(m.to()));
+    let v = value(m);
+    let mut below = 0u8;
+    let mut gen = MoveGen::new();
+    while let Some(o) = gen.next_legal(pos) {
+        if value(o) < v {
+            below = below.saturating_add(1);
+        }
+    }
+    below
 }
 
 /// Largest save payload.
-pub const SAVE_MAX: usize = 18 + 2 * LINE_PLIES + FEN_MAX_LEN;
+pub const SAVE_MAX: usize = 18 + LINE_PLIES + FEN_MAX_LEN;
 const _: () = assert!(SAVE_MAX <= crate::savegame::MAX_PAYLOAD);
-
-/// [`Move::packed`] as its two bytes (low first), worked out a byte at a
-/// time: the AVR has no 16-bit shifts, and this is half the code.
-#[inline(never)]
-fn pack(lo: u8, hi: u8) -> [u8; 2] {
-    [
-        (lo & 7) | (lo & 0x70) >> 1 | (hi & 3) << 6,
-        (hi & 4) >> 2 | (hi & 0x70) >> 3 | (hi & 8) << 3 | (hi & 0x80) | (lo & 8) << 1 | (lo & 0x80) >> 2,
-    ]
-}
-
-/// [`Move::from_packed`] of the two bytes (low first), a byte at a time.
-fn unpack(lo: u8, hi: u8) -> Move {
-    Move(u16::from_le_bytes([
-        (lo & 7) | (lo & 0x38) << 1 | (hi & 0x10) >> 1 | (hi & 0x20) << 2,
-        lo >> 6 | (hi & 1) << 2 | (hi & 0x0e) << 3 | (hi & 0x40) >> 3 | (hi & 0x80),
-    ]))
-}
 
 fn le32(b: &[u8]) -> u32 {
     u32::from_le_bytes([b[0], b[1], b[2], b[3]])
@@ -606,15 +597,6 @@ mod tests {
         // Second move of White: the control is reached, a new period starts.
         assert_eq!(g.clock_ms[0], 52_000 + 60_000);
         assert_eq!(g.limits().wtime_ms, 112_000);
-    }
-
-    #[test]
-    fn byte_packing_is_the_former_packing() {
-        for v in 0..=u16::MAX {
-            let [lo, hi] = v.to_le_bytes();
-            assert_eq!(pack(lo, hi), Move(v).packed().to_le_bytes(), "{v:#06x}");
-            assert_eq!(unpack(lo, hi), Move::from_packed(v), "{v:#06x}");
-        }
     }
 
     #[test]

@@ -16,7 +16,9 @@
 //! AVR never needs a second RAM copy of the record.
 
 pub const MAGIC: [u8; 2] = *b"CP";
-pub const VERSION: u8 = 1;
+/// 2: the game's book line as book keys, a byte a move (1: packed moves,
+/// two bytes each).
+pub const VERSION: u8 = 2;
 pub const HEADER_LEN: usize = 4;
 pub const CRC_LEN: usize = 2;
 /// Largest payload a record may carry.

@@ -1,19 +1,16 @@
 //! The committed opening book against the firmware's own chess code: every
 //! record of `assets/book.bin`, on every path from the root, names exactly
-//! one legal move (the book keeps only a key of each move, see
-//! `firmware::book`), and `Game::book_move` plays those moves.
+//! one legal move (the book keeps only a key of each move, its rank among
+//! the legal moves, see `firmware::book`; `cargo xtask book build` ranks
+//! them with another move generator), and `Game::book_move` plays those
+//! moves.
 
 #[path = "engine_common.rs"]
 mod common;
 use common::{coord, legal_moves};
-use firmware::book::{book, Key, Move as BookMove};
-use firmware::chess::square::to_index64;
+use firmware::book::{book, Key};
 use firmware::chess::{Move, Position};
-use firmware::game::Game;
-
-fn squares(m: Move) -> BookMove {
-    (to_index64(m.from()), to_index64(m.to()))
-}
+use firmware::game::{book_key, Game};
 
 /// A book position: the moves to it and each candidate's key, weight and
 /// the one legal move with that key.
@@ -28,9 +25,8 @@ fn walk() -> (Vec<Node>, usize) {
     let b = book();
     let mut nodes = Vec::new();
     let mut records = 0;
-    let mut stack = vec![(Position::start(), Vec::<Move>::new())];
-    while let Some((pos, line)) = stack.pop() {
-        let history: Vec<BookMove> = line.iter().map(|&m| squares(m)).collect();
+    let mut stack = vec![(Position::start(), Vec::<Move>::new(), Vec::<Key>::new())];
+    while let Some((pos, line, history)) = stack.pop() {
         let Some(list) = b.position(history.iter().copied()) else { continue };
         let mut keys = Vec::new();
         b.for_each_candidate(list, |k, w| keys.push((k, w)));
@@ -39,7 +35,7 @@ fn walk() -> (Vec<Node>, usize) {
         let mut candidates = Vec::new();
         for (k, w) in keys {
             records += 1;
-            let matching: Vec<Move> = legal.iter().copied().filter(|&m| b.key(squares(m)) == k).collect();
+            let matching: Vec<Move> = legal.iter().copied().filter(|&m| book_key(&pos, m) == k).collect();
             assert_eq!(
                 matching.len(),
                 1,
@@ -54,7 +50,9 @@ fn walk() -> (Vec<Node>, usize) {
             next.make_move(m);
             let mut l = line.clone();
             l.push(m);
-            stack.push((next, l));
+            let mut h = history.clone();
+            h.push(k);
+            stack.push((next, l, h));
         }
         nodes.push(Node { line, candidates });
     }

@@ -8,30 +8,35 @@
 //! * `assets/book_check.tsv` — what `book check` found, one row per
 //!   (position, move) edge; rows at the asked depth or deeper are not redone.
 //!
-//! Blob format (documented in full in `firmware/src/book.rs`): one
-//! little-endian bitstream, least significant bit first, no other header:
+//! Blob format v2 (documented in full in `firmware/src/book.rs`): one
+//! little-endian bitstream (bit k is bit k % 8 of byte k / 8), no header:
 //!
-//! * bytes 0..24: the 3-bit *code* of each from square (square s = 0 = a1 ..
-//!   63 = h8 at bits 3 s .. 3 s + 2);
-//! * from byte 24: the move tree in pre-order, one record of 10 to 16 bits
-//!   per move, back to back: bits 0-5 the to square (castling as the king's
-//!   move e1g1), 6-8 the code of the from square, then the move's shape
-//!   ("has children": they follow at once; "last sibling"; weight 1..4) in
-//!   a prefix code, first bit first: `0` children, last, weight 2; `10`
-//!   no children, last, weight 2; `110` children, not last, weight 2; `111`
-//!   then 4 bits (children, last, weight - 1) for the rest ([`record_code`]).
-//!   The top-level list holds the candidates in the initial position;
-//! * zeros to a whole byte, then one more zero byte, so a three-byte read of
-//!   any record stays inside the blob. The padding is shorter than any
-//!   record, so the records end where no whole record fits.
+//! * from bit 0: the move tree in pre-order, one record of 7 to 13 bits per
+//!   move, back to back: bits 0-5 the move's *key* ([`key`]), then the
+//!   move's shape ("has children": they follow at once; "last sibling";
+//!   weight 1..4) in a prefix code, first bit first: `0` children, last,
+//!   weight 2; `10` no children, last, weight 2; `110` children, not last,
+//!   weight 2; `111` then 4 bits (children, last, weight - 1) for the rest
+//!   and for any shape where the build needs it ([`record_code`]). The
+//!   top-level list holds the candidates in the initial position;
+//! * zeros to a whole byte, at most 6 bits, then one more zero byte, so a
+//!   three-byte read of any record stays inside the blob.
 //!
-//! A record keeps (to square, from code) of its move, the *key*, not the
-//! move. The build picks the codes ([`choose_codes`]: the square's file
-//! wherever that works) so that in every book position no other legal move
-//! has a book move's key, and checks it ([`Tree::check_keys`]): then a game's
-//! move matches a record exactly, and the position alone turns a record back
-//! into its move. (The file alone is not enough: after 1.e4 e5 2.Nf3 Nc6
-//! 3.Bb5 a6 4.Ba4 Nf6 5.O-O Be7 both Re1 and Ne1 go to e1 from the f-file.)
+//! The key of a move is its rank among the legal moves of its position,
+//! ordered by `64 * from + to` (0 = a1 .. 63 = h8, castling as the king's
+//! move e1g1): the number of legal moves that come before it. It is unique
+//! among moves that do not promote (book moves never do), so a game's move
+//! matches a record exactly when their keys are equal, and the position
+//! alone turns a record back into its move. The build refuses a book move
+//! whose key does not fit 6 bits (above 63).
+//!
+//! A record is at least 7 bits ([`MIN_RECORD_BITS`]), so the reader takes a
+//! record to start at bit `p` exactly when `p + 7` is at most the bits
+//! before the pad byte. The padding therefore must stay under 7 bits: where
+//! the records would leave exactly 7, the build writes the last record that
+//! has a short shape code (in a tree, the very last record unless it has a
+//! weight of its own) in the `111` form instead, 4 to 6 bits longer, which
+//! leaves 1 to 3 bits of padding.
 
 use crate::util::{root, Result};
 use clap::Subcommand;
@@ -39,7 +44,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -51,16 +56,16 @@ pub const MAX_BYTES: usize = 10 * 1024;
 /// Weight of a move that the source gives none.
 pub const DEFAULT_WEIGHT: u8 = 2;
 /// Bits of the shortest record in the blob (a key and a one-bit shape).
-pub const MIN_RECORD_BITS: usize = 10;
-/// Bytes of the from-square code table at the head of the blob (64 x 3 bits).
-pub const CODES_BYTES: usize = 24;
-/// A code of each from square 0 = a1 .. 63 = h8, 0..=7.
-pub type Codes = [u8; 64];
-/// A record as [`Tree::records`] gives it, above the key (to square, bits
-/// 0-5; from code, 6-8): the shape, which the blob holds in a prefix code.
-const HAS_CHILDREN: u16 = 1 << 9;
-const LAST: u16 = 1 << 10;
-const WEIGHT_SHIFT: u32 = 11;
+pub const MIN_RECORD_BITS: usize = 7;
+/// Bits of a record whose shape takes the `111` escape code.
+const ESCAPE_BITS: usize = 13;
+/// The key's bits in a record.
+const KEY_MASK: u16 = 0x3f;
+/// A record as [`Tree::records`] gives it, above the key (bits 0-5): the
+/// shape, which the blob holds in a prefix code.
+const HAS_CHILDREN: u16 = 1 << 6;
+const LAST: u16 = 1 << 7;
+const WEIGHT_SHIFT: u32 = 8;
 pub(crate) const STOCKFISH: &str = "/usr/games/stockfish";
 
 #[derive(Subcommand)]
@@ -282,89 +287,60 @@ impl Tree {
         self.nodes.len() - 1
     }
 
-    /// The records in pre-order: key, children, last, weight - 1 (bits 11-12).
-    pub fn records(&self, codes: &Codes) -> Vec<u16> {
+    /// The records in pre-order: key (bits 0-5), children (bit 6), last
+    /// (bit 7), weight - 1 (bits 8-9). Errors, for a book move whose key
+    /// does not fit 6 bits, name the source line, the move and the position.
+    pub fn records(&self, name: &str) -> Result<Vec<u16>> {
         let mut out = Vec::with_capacity(self.moves());
-        // Explicit stack of (node, is last sibling) in pre-order.
-        let mut stack: Vec<(usize, bool)> = Vec::new();
-        let push_children = |stack: &mut Vec<(usize, bool)>, n: &Node| {
+        let mut errors = Vec::new();
+        // Explicit stack of (node, is last sibling, position before it, SAN path to it) in pre-order.
+        let mut stack: Vec<(usize, bool, Chess, Vec<String>)> = Vec::new();
+        let push_children = |stack: &mut Vec<(usize, bool, Chess, Vec<String>)>, n: &Node, pos: &Chess, path: &[String]| {
             for (k, &c) in n.children.iter().enumerate().rev() {
-                stack.push((c, k + 1 == n.children.len()));
+                stack.push((c, k + 1 == n.children.len(), pos.clone(), path.to_vec()));
             }
         };
-        push_children(&mut stack, &self.nodes[0]);
-        while let Some((id, last)) = stack.pop() {
+        push_children(&mut stack, &self.nodes[0], &Chess::default(), &[]);
+        while let Some((id, last, pos, mut path)) = stack.pop() {
             let n = &self.nodes[id];
-            let record = key(codes, n.mv)
+            let m = find_move(&pos, n.mv).expect("book moves were legal when parsed");
+            let k = key(&pos, n.mv);
+            if k > KEY_MASK {
+                errors.push(format!(
+                    "{name}:{}: `{}` ({}) {} has key {k} (its rank among the {} legal moves), more than the 63 \
+                     a 6-bit key holds (FEN {})",
+                    n.line,
+                    n.san,
+                    UciMove::from_standard(m),
+                    if path.is_empty() { "in the initial position".to_string() } else { format!("after {}", path.join(" ")) },
+                    pos.legal_moves().len(),
+                    fen(&pos)
+                ));
+            }
+            let record = (k & KEY_MASK)
                 | if n.children.is_empty() { 0 } else { HAS_CHILDREN }
                 | if last { LAST } else { 0 }
                 | u16::from(n.weight() - 1) << WEIGHT_SHIFT;
             out.push(record);
-            push_children(&mut stack, n);
-        }
-        out
-    }
-
-    /// The blob: the codes and the records packed into a bitstream (see
-    /// the module docs).
-    pub fn encode(&self, codes: &Codes) -> Vec<u8> {
-        pack(codes, &self.records(codes))
-    }
-
-    /// The pairs of from squares whose codes must differ, each with the
-    /// first source line that needs it: for every book move, its from square
-    /// and that of every other legal move to the same square.
-    pub fn conflicts(&self) -> BTreeMap<(u8, u8), usize> {
-        let mut out = BTreeMap::new();
-        for (id, pos, _) in self.walk() {
-            let legal = pos.legal_moves();
-            for &c in &self.nodes[id].children {
-                let n = &self.nodes[c];
-                for (from, to) in legal.iter().filter_map(squares) {
-                    if to == n.mv.1 && from != n.mv.0 {
-                        let line = out.entry((from.min(n.mv.0), from.max(n.mv.0))).or_insert(n.line);
-                        *line = (*line).min(n.line);
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    /// Checks that in every book position no other legal move has the key
-    /// of a book move under `codes`; the error names the source line, the
-    /// moves and the position.
-    pub fn check_keys(&self, name: &str, codes: &Codes) -> Result {
-        let mut errors = Vec::new();
-        for (id, pos, path) in self.walk() {
-            let legal = pos.legal_moves();
-            for &c in &self.nodes[id].children {
-                let n = &self.nodes[c];
-                let k = key(codes, n.mv);
-                let book = find_move(&pos, n.mv).expect("book moves were legal when parsed");
-                for o in legal.iter().filter(|o| **o != book && squares(o).map(|mv| key(codes, mv)) == Some(k)) {
-                    let to = shakmaty::Square::new(n.mv.1.into());
-                    errors.push(format!(
-                        "{name}:{}: `{}` ({}) {} has the same book key (to {to}, from code {}) as the legal move {} ({}): \
-                         the book's key cannot tell them apart (FEN {})",
-                        n.line,
-                        n.san,
-                        UciMove::from_standard(book),
-                        if path.is_empty() { "in the initial position".to_string() } else { format!("after {}", path.join(" ")) },
-                        k >> 6,
-                        SanPlus::from_move(pos.clone(), *o),
-                        UciMove::from_standard(*o),
-                        fen(&pos)
-                    ));
-                }
+            if !n.children.is_empty() {
+                let mut next = pos;
+                next.play_unchecked(m);
+                path.push(n.san.clone());
+                push_children(&mut stack, n, &next, &path);
             }
         }
         if errors.is_empty() {
-            return Ok(());
+            return Ok(out);
         }
         let n = errors.len();
         errors.truncate(30);
-        Err(format!("{n} book move(s) share their key with another legal move:\n  {}", errors.join("\n  ")))
+        Err(format!("{n} book move(s) have a key above 63:\n  {}", errors.join("\n  ")))
+    }
+
+    /// The blob: the records packed into a bitstream (see the module docs).
+    /// `name` is the source's, for errors.
+    pub fn encode(&self, name: &str) -> Result<Vec<u8>> {
+        pack(&self.records(name)?).map_err(|e| format!("{name}: {e}"))
     }
 
     /// Every node with the position before it, in breadth-first (ply) order.
@@ -392,94 +368,65 @@ fn find_move(pos: &Chess, mv: (u8, u8)) -> Option<Move> {
     pos.legal_moves().into_iter().find(|m| encode_move(m).ok() == Some(mv))
 }
 
-/// The key of a (from, to) move under `codes`: to square | code of the
-/// from square << 6 (record bits 0-8).
-pub fn key(codes: &Codes, mv: (u8, u8)) -> u16 {
-    u16::from(mv.1) | u16::from(codes[usize::from(mv.0)]) << 6
+/// The book key of the move `mv` = (from, to) in `pos`: its rank among the
+/// legal moves, ordered by `value = 64 * from + to` (squares 0 = a1 .. 63 =
+/// h8; castling as the king's two-square move e1g1, e1c1, e8g8, e8c8; the
+/// four promotions of a pawn move share one value), that is the number of
+/// legal moves whose value is strictly smaller than `mv`'s. Unique among
+/// moves that do not promote. The blob holds it in 6 bits, so a book move's
+/// key must be at most 63 (the build checks it).
+///
+/// This is the reference the firmware's key of a move must agree with.
+pub fn key(pos: &Chess, mv: (u8, u8)) -> u16 {
+    let value = |(from, to): (u8, u8)| u16::from(from) * 64 + u16::from(to);
+    pos.legal_moves().iter().filter_map(squares).filter(|&m| value(m) < value(mv)).count() as u16
 }
 
-/// Colouring steps before [`choose_codes`] gives up.
-const COLOURING_STEPS: u64 = 10_000_000;
-
-/// Codes 0..=7 for the 64 from squares such that the squares of each pair
-/// in `conflicts` differ: a graph colouring by backtracking, the most
-/// constrained squares first, trying each square's file first (so the code
-/// is the file wherever that works). Deterministic. `Err` names the first
-/// line of source `name` after which no colouring was found.
-pub fn choose_codes(name: &str, conflicts: &BTreeMap<(u8, u8), usize>) -> Result<Codes> {
-    fn colour(pairs: &[(u8, u8)]) -> Option<Codes> {
-        let mut adj = vec![Vec::new(); 64];
-        for &(a, b) in pairs {
-            adj[usize::from(a)].push(usize::from(b));
-            adj[usize::from(b)].push(usize::from(a));
-        }
-        let mut order: Vec<usize> = (0..64).collect();
-        order.sort_by_key(|&s| std::cmp::Reverse(adj[s].len()));
-        let mut codes = [u8::MAX; 64];
-        let mut steps = 0u64;
-        fn go(k: usize, order: &[usize], adj: &[Vec<usize>], codes: &mut Codes, steps: &mut u64) -> bool {
-            let Some(&s) = order.get(k) else { return true };
-            *steps += 1;
-            if *steps > COLOURING_STEPS {
-                return false;
-            }
-            for c in (0..8).map(|i| (s as u8 + i) % 8) {
-                if adj[s].iter().all(|&t| codes[t] != c) {
-                    codes[s] = c;
-                    if go(k + 1, order, adj, codes, steps) {
-                        return true;
-                    }
-                }
-            }
-            codes[s] = u8::MAX;
-            false
-        }
-        go(0, &order, &adj, &mut codes, &mut steps).then_some(codes)
-    }
-    let pairs: Vec<(u8, u8)> = conflicts.keys().copied().collect();
-    if let Some(codes) = colour(&pairs) {
-        return Ok(codes);
-    }
-    // Name the line from which it fails: the shortest failing prefix of the source.
-    let mut lines: Vec<usize> = conflicts.values().copied().collect();
-    lines.sort();
-    lines.dedup();
-    let first_bad = lines.iter().copied().find(|&l| colour(&conflicts.iter().filter(|(_, &at)| at <= l).map(|(p, _)| *p).collect::<Vec<_>>()).is_none());
-    let names = |l: usize| {
-        let mut v: Vec<String> = conflicts
-            .iter()
-            .filter(|(_, &at)| at == l)
-            .map(|(&(a, b), _)| format!("{}-{}", shakmaty::Square::new(a.into()), shakmaty::Square::new(b.into())))
-            .collect();
-        v.truncate(12);
-        v.join(" ")
-    };
-    Err(match first_bad {
-        Some(l) => format!(
-            "{name}:{l}: from this line on, no 3-bit code of the from squares keeps every book move's key (to square, from code) \
-             unique; the line adds these pairs of squares that must get different codes: {}. Drop or change the line",
-            names(l)
-        ),
-        None => format!("{name}: no 3-bit code of the from squares found in {COLOURING_STEPS} steps for {} pairs", pairs.len()),
-    })
-}
-
-/// A record's bits in the blob and their count: the key, then the prefix
-/// code of its shape (children, last, weight; see the module docs).
+/// A record's bits in the blob and their count: the key, then the shortest
+/// prefix code of its shape (children, last, weight; see the module docs).
 pub fn record_code(r: u16) -> (u16, usize) {
-    let key = r & 0x1ff;
-    match r >> 9 {
-        0b0111 => (key, 10),            // `0`: children, last, weight 2
-        0b0110 => (key | 1 << 9, 11),   // `1 0`: no children, last, weight 2
-        0b0101 => (key | 3 << 9, 12),   // `1 1 0`: children, not last, weight 2
-        shape => (key | 7 << 9 | shape << 12, 16),
+    let key = r & KEY_MASK;
+    match r >> 6 {
+        0b0111 => (key, 7),          // `0`: children, last, weight 2
+        0b0110 => (key | 1 << 6, 8), // `1 0`: no children, last, weight 2
+        0b0101 => (key | 3 << 6, 9), // `1 1 0`: children, not last, weight 2
+        _ => escape_code(r),
     }
 }
 
-/// Blob length for these records: the code table, the records to a whole
-/// byte, and the zero pad byte.
-pub fn blob_len(records: &[u16]) -> usize {
-    CODES_BYTES + records.iter().map(|&r| record_code(r).1).sum::<usize>().div_ceil(8) + 1
+/// A record's bits in the `111` escape form, which can code any shape.
+fn escape_code(r: u16) -> (u16, usize) {
+    (r & KEY_MASK | 7 << 6 | (r >> 6 & 15) << 9, ESCAPE_BITS)
+}
+
+/// The code of each record as [`pack`] writes it: the shortest, except
+/// that where the records would leave 7 bits of padding, the last record
+/// with a short code takes the escape code, 4 to 6 bits longer, leaving 1
+/// to 3. Refuses records that do not fit the format: a key or shape out of
+/// range, a last record with children (the zero bits of padding would read
+/// as one), or 7 bits of padding left with no short code to lengthen.
+fn layout(records: &[u16]) -> Result<Vec<(u16, usize)>> {
+    if let Some(r) = records.iter().find(|&&r| r >> 10 != 0) {
+        return Err(format!("record {r:#x} has bits above the weight"));
+    }
+    if records.last().is_some_and(|&r| r & HAS_CHILDREN != 0) {
+        return Err("the last record has children".into());
+    }
+    let mut codes: Vec<(u16, usize)> = records.iter().map(|&r| record_code(r)).collect();
+    if codes.iter().map(|c| c.1).sum::<usize>() % 8 == 1 {
+        let i = codes
+            .iter()
+            .rposition(|c| c.1 < ESCAPE_BITS)
+            .ok_or("every record takes the escape code and they would leave 7 bits of padding: change a move's weight")?;
+        codes[i] = escape_code(records[i]);
+    }
+    Ok(codes)
+}
+
+/// Blob length for these records: the records to a whole byte, and the
+/// zero pad byte.
+pub fn blob_len(records: &[u16]) -> Result<usize> {
+    Ok(layout(records)?.iter().map(|c| c.1).sum::<usize>().div_ceil(8) + 1)
 }
 
 /// ORs the low `bits` bits of `v` into `out` at bit `at` (least significant first).
@@ -494,65 +441,72 @@ fn get_bits(blob: &[u8], at: usize, bits: usize) -> u16 {
     (0..bits).map(|k| u16::from(blob[(at + k) / 8] >> ((at + k) % 8) & 1) << k).sum()
 }
 
-/// Packs the codes and the records into the blob (see the module docs).
-pub fn pack(codes: &Codes, records: &[u16]) -> Vec<u8> {
-    let mut out = vec![0u8; blob_len(records)];
-    for (s, &c) in codes.iter().enumerate() {
-        put_bits(&mut out, 3 * s, 3, c.into());
-    }
-    let mut at = 8 * CODES_BYTES;
-    for &r in records {
-        let (v, n) = record_code(r);
+/// Packs the records into the blob (see the module docs and [`layout`]).
+pub fn pack(records: &[u16]) -> Result<Vec<u8>> {
+    let codes = layout(records)?;
+    let mut out = vec![0u8; blob_len(records)?];
+    let mut at = 0;
+    for (v, n) in codes {
         put_bits(&mut out, at, n, v);
         at += n;
     }
-    out
+    Ok(out)
 }
 
-/// The codes and records of a blob: the inverse of [`pack`]. Refuses a
-/// blob shorter than the table and the pad byte, a record cut short, a
-/// byte more than the records need, and padding that is not zero.
-pub fn unpack(blob: &[u8]) -> Result<(Codes, Vec<u16>)> {
-    if blob.len() < CODES_BYTES + 1 {
-        return Err(format!("a blob of {} bytes is shorter than the code table and the pad byte", blob.len()));
+/// The records of a blob: the inverse of [`pack`] (a record in the escape
+/// code reads as any other). Refuses an empty blob, a record cut short,
+/// 7 bits of padding or more (which a reader takes for records of zero
+/// bits: they are counted back as padding here), and padding that is not
+/// zero.
+pub fn unpack(blob: &[u8]) -> Result<Vec<u16>> {
+    if blob.is_empty() {
+        return Err("an empty blob has not even the pad byte".into());
     }
     // Bits before the pad byte.
     let limit = 8 * (blob.len() - 1);
-    let mut at = 8 * CODES_BYTES;
+    let mut at = 0;
     let mut records = Vec::new();
+    let mut lens = Vec::new();
     while at + MIN_RECORD_BITS <= limit {
         // The shape code's bits, read one at a time (the pad byte is zero).
-        let bit = |k: usize| get_bits(blob, at + 9 + k, 1) != 0;
+        let bit = |k: usize| get_bits(blob, at + 6 + k, 1) != 0;
         let (shape, len) = match (bit(0), bit(1), bit(2)) {
-            (false, _, _) => (0b0111, 10),
-            (true, false, _) => (0b0110, 11),
-            (true, true, false) => (0b0101, 12),
-            (true, true, true) => (if at + 16 <= limit { get_bits(blob, at + 12, 4) } else { 0 }, 16),
+            (false, _, _) => (0b0111, 7),
+            (true, false, _) => (0b0110, 8),
+            (true, true, false) => (0b0101, 9),
+            (true, true, true) => (if at + ESCAPE_BITS <= limit { get_bits(blob, at + 9, 4) } else { 0 }, ESCAPE_BITS),
         };
         if at + len > limit {
             return Err(format!("record {} is cut short by the end of the blob", records.len()));
         }
-        records.push(get_bits(blob, at, 9) | shape << 9);
+        records.push(get_bits(blob, at, 6) | shape << 6);
+        lens.push(len);
         at += len;
     }
-    if limit - at >= 8 {
-        return Err(format!("a blob of {} bytes has a byte more than its records need", blob.len()));
+    // Trailing 7-bit records of zeros are padding (a tree never ends with a
+    // record with children, and `pack` refuses one).
+    while records.last() == Some(&(0b0111 << 6)) && lens.last() == Some(&MIN_RECORD_BITS) {
+        records.pop();
+        lens.pop();
+        at -= MIN_RECORD_BITS;
+    }
+    if limit - at >= MIN_RECORD_BITS {
+        return Err(format!(
+            "a blob of {} bytes has {} bits of padding before the pad byte, more than the 6 its records may leave",
+            blob.len(),
+            limit - at
+        ));
     }
     if (at..8 * blob.len()).any(|i| get_bits(blob, i, 1) != 0) {
         return Err("the padding after the last record is not zero".into());
     }
-    let mut codes = [0u8; 64];
-    for (s, c) in codes.iter_mut().enumerate() {
-        *c = get_bits(blob, 3 * s, 3) as u8;
-    }
-    Ok((codes, records))
+    Ok(records)
 }
 
-/// Decodes a blob back into (depth, from code, to, weight) in pre-order,
-/// checking its structure: the inverse of [`Tree::encode`], used by the
-/// build and tests.
-pub fn decode(blob: &[u8]) -> Result<Vec<(usize, u8, u8, u8)>> {
-    let (_, records) = unpack(blob)?;
+/// Decodes a blob back into (depth, key, weight) in pre-order, checking its
+/// structure: the inverse of [`Tree::encode`], used by the build and tests.
+pub fn decode(blob: &[u8]) -> Result<Vec<(usize, u8, u8)>> {
+    let records = unpack(blob)?;
     let mut out = Vec::new();
     // For each list being read below the top: was its owner the last of its own list?
     let mut owners_last: Vec<bool> = Vec::new();
@@ -562,7 +516,7 @@ pub fn decode(blob: &[u8]) -> Result<Vec<(usize, u8, u8, u8)>> {
             return Err(format!("data after the end of the tree at move {}", out.len()));
         }
         let (has_children, last) = (w & HAS_CHILDREN != 0, w & LAST != 0);
-        out.push((owners_last.len(), (w >> 6 & 7) as u8, (w & 63) as u8, (w >> WEIGHT_SHIFT) as u8 + 1));
+        out.push((owners_last.len(), (w & KEY_MASK) as u8, (w >> WEIGHT_SHIFT) as u8 + 1));
         if has_children {
             owners_last.push(last);
         } else if last {
@@ -598,16 +552,14 @@ pub fn build_blob() -> Result<(Tree, Vec<u8>)> {
     encode_source(&path.display().to_string(), &text)
 }
 
-/// Source text to blob: parse, choose the codes, check every key, encode,
-/// decode again. Errors name the file and line.
+/// Source text to blob: parse, key every move, encode, decode again.
+/// Errors name the file and line.
 pub fn encode_source(name: &str, text: &str) -> Result<(Tree, Vec<u8>)> {
     let tree = parse(name, text)?;
     if tree.moves() == 0 {
         return Err(format!("{name}: the book has no moves"));
     }
-    let codes = choose_codes(name, &tree.conflicts())?;
-    tree.check_keys(name, &codes)?;
-    let blob = tree.encode(&codes);
+    let blob = tree.encode(name)?;
     let back = decode(&blob)?;
     if back.len() != tree.moves() {
         return Err(format!("internal: {} moves encoded, {} decoded", tree.moves(), back.len()));
@@ -625,14 +577,13 @@ fn build() -> Result {
     if changed {
         std::fs::write(&out, &blob).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     }
-    let (codes, _) = unpack(&blob)?;
+    let largest = decode(&blob)?.iter().map(|r| r.1).max().unwrap_or(0);
     println!(
-        "book: {} lines, {} moves, {} bytes ({} free of {MAX_BYTES}; from codes: {} of 64 squares differ from their file) -> {}{}",
+        "book: {} lines, {} moves, {} bytes ({} free of {MAX_BYTES}; largest key {largest} of 63) -> {}{}",
         tree.lines,
         tree.moves(),
         blob.len(),
         MAX_BYTES - blob.len(),
-        codes.iter().enumerate().filter(|&(s, &c)| c != s as u8 % 8).count(),
         out.display(),
         if changed { "" } else { " (unchanged)" }
     );
@@ -1050,140 +1001,215 @@ mod tests {
         assert!(committed == blob, "assets/book.bin is stale: run `cargo xtask book build` and commit it");
         assert!(tree.moves() >= 3000, "{} moves", tree.moves());
         assert!(blob.len() <= MAX_BYTES);
+        assert!(padding(&blob) <= 6, "{} bits of padding", padding(&blob));
+        assert!(decode(&blob).unwrap().iter().all(|r| r.1 <= 63));
     }
 
-    /// The simplest table, each square's code its file: not enough for the real book.
-    fn file_codes() -> Codes {
-        std::array::from_fn(|s| s as u8 % 8)
+    /// A blob from its bits written first bit first ('0'/'1'; spaces ignored).
+    fn blob_of(bits: &str) -> Vec<u8> {
+        let bits: Vec<bool> = bits.chars().filter(|c| !c.is_whitespace()).map(|c| c == '1').collect();
+        let mut out = vec![0u8; bits.len().div_ceil(8)];
+        for (k, &b) in bits.iter().enumerate() {
+            out[k / 8] |= u8::from(b) << (k % 8);
+        }
+        out
+    }
+
+    /// Bits of padding before the pad byte of a blob that [`pack`] made.
+    fn padding(blob: &[u8]) -> usize {
+        8 * (blob.len() - 1) - layout(&unpack(blob).unwrap()).unwrap().iter().map(|c| c.1).sum::<usize>()
+    }
+
+    /// The position after these SAN moves from the initial one.
+    fn after(moves: &str) -> Chess {
+        let mut pos = Chess::default();
+        for m in moves.split_whitespace() {
+            let m = San::from_ascii(m.as_bytes()).unwrap().to_move(&pos).unwrap();
+            pos.play_unchecked(m);
+        }
+        pos
+    }
+
+    #[test]
+    fn the_key_is_the_rank_among_the_legal_moves() {
+        // The 20 first moves by 64 * from + to: b1a3 b1c3 g1f3 g1h3, then the
+        // pawns a2a3 a2a4 .. h2h3 h2h4 (from 8 .. 15, to the third rank first).
+        let start = Chess::default();
+        assert_eq!(key(&start, (12, 28)), 13, "e2e4: from 12 to 28");
+        assert_eq!(key(&start, (12, 20)), 12, "e2e3");
+        assert_eq!(key(&start, (1, 16)), 0, "b1a3");
+        assert_eq!(key(&start, (6, 21)), 2, "g1f3");
+        assert_eq!(key(&start, (11, 27)), 11, "d2d4");
+        assert_eq!(key(&start, (15, 31)), 19, "h2h4");
+        // Black after 1.e4: a7 .. h7 (from 48 .. 55, to the fifth rank first),
+        // then the knights.
+        let e4 = after("e4");
+        assert_eq!(key(&e4, (52, 36)), 8, "e7e5");
+        assert_eq!(key(&e4, (50, 34)), 4, "c7c5");
+        assert_eq!(key(&e4, (62, 45)), 18, "g8f6");
+        // Castling is the king's move e1g1 (4 -> 6): before it only b1a3,
+        // b1c3, d1e2 and e1f1.
+        let italian = after("e4 e5 Nf3 Nc6 Bc4 Bc5");
+        assert_eq!(key(&italian, (4, 6)), 4, "e1g1");
+        assert_eq!(key(&italian, (4, 5)), 3, "e1f1");
+        let t = parse("t", "e4 e5 Nf3 Nc6 Bc4 Bc5 O-O\n").unwrap();
+        assert_eq!(t.records("t").unwrap()[6] & 0x3f, 4, "the book's O-O");
+        // En passant, e5xd6 (36 -> 43): before it the 29 moves of the
+        // pieces on the first rank and of the pawns on the second.
+        let ep = after("e4 a6 e5 d5");
+        assert_eq!(key(&ep, (36, 43)), 29, "e5d6 en passant");
+        assert_eq!(key(&ep, (36, 44)), 30, "e5e6");
+        // Promotions: the four of a pawn share one value and count four times.
+        let promo: Chess = "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1".parse::<Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap();
+        // e1d1 e1f1 e1d2 e1e2 e1f2 (from 4), then b7b8 x4 (from 49).
+        assert_eq!(key(&promo, (4, 13)), 4, "e1f2");
+        assert_eq!(key(&promo, (49, 57)), 5, "b7b8");
+        assert_eq!(key(&promo, (60, 61)), 9, "a value after the promotions");
     }
 
     #[test]
     fn encodes_a_small_tree_in_pre_order() {
-        let t = parse("t", "e4 e5 Nf3 {3}\ne4 c5\nd4 d5 c4\nNf3 {1}\ne4 e5 O-O\n".replace("O-O\n", "\n").as_str()).unwrap();
+        let t = parse("t", "e4 e5 Nf3 {3}\ne4 c5\nd4 d5 c4\nNf3 {1}\n").unwrap();
         assert_eq!(t.moves(), 8);
-        // Nothing here needs a code other than the file.
-        let codes = choose_codes("t", &t.conflicts()).unwrap();
-        assert_eq!(codes, file_codes());
-        let blob = t.encode(&codes);
-        let (back_codes, records) = unpack(&blob).unwrap();
-        // Records of 12 (e4: children, not last), 12, 16 (Nf3: weight 3),
-        // 11 (c5: no children, last), 12, 10 (d5: children, last), 11 and
-        // 16 bits (Nf3: weight 1): 100 bits, 13 bytes.
-        assert_eq!(blob.len(), 24 + 13 + 1);
-        assert_eq!(blob.len(), blob_len(&records));
-        assert_eq!(back_codes, codes);
-        let e2e4 = 28 | 4 << 6; // to e4, from the e-file
-        let has = 1 << 9;
-        let last = 1 << 10;
-        let w = |n: u16| (n - 1) << 11;
-        assert_eq!(records[0], e2e4 | has | w(2));
-        assert_eq!(records[1], (36 | 4 << 6) | has | w(2)); // e7e5
-        assert_eq!(records[2], (21 | 6 << 6) | last | w(3)); // Nf3, only child
-        assert_eq!(records[3], (34 | 2 << 6) | last | w(2)); // c5
-        assert_eq!(records.last().copied(), Some((21 | 6 << 6) | last | w(1))); // 1.Nf3, last first move
-        // The bitstream itself: e2e4's key is the low 9 bits right after
-        // the table, then its shape `1 1 0`; e7e5's key follows.
-        assert_eq!(u16::from_le_bytes([blob[24], blob[25]]) & 0xfff, e2e4 | 0b011 << 9);
-        assert_eq!(u16::from_le_bytes([blob[25], blob[26]]) >> 4 & 0x1ff, 36 | 4 << 6);
-        assert_eq!(blob[0] & 7, 0, "a1 has code 0");
-        assert_eq!(blob[2] >> 5, 7, "h1 (square 7) has code 7, bits 21-23");
+        let blob = t.encode("t").unwrap();
+        let records = unpack(&blob).unwrap();
+        // Records of 9 (e4: children, not last), 9 (e5), 13 (Nf3: weight
+        // 3), 8 (c5: no children, last), 9 (d4), 7 (d5: children, last), 8
+        // and 13 bits (Nf3: weight 1): 76 bits, 10 bytes with 4 bits of padding.
+        assert_eq!(blob.len(), 10 + 1);
+        assert_eq!(blob.len(), blob_len(&records).unwrap());
+        assert_eq!(padding(&blob), 4);
+        let has = 1 << 6;
+        let last = 1 << 7;
+        let w = |n: u16| (n - 1) << 8;
+        assert_eq!(records[0], 13 | has | w(2)); // e2e4
+        assert_eq!(records[1], 8 | has | w(2)); // e7e5
+        assert_eq!(records[2], 13 | last | w(3)); // g1f3 after 1.e4 e5
+        assert_eq!(records[3], 4 | last | w(2)); // c7c5
+        assert_eq!(records.last().copied(), Some(2 | last | w(1))); // 1.Nf3, last first move
+        // The bitstream itself: e2e4's key is the low 6 bits, then its shape
+        // `1 1 0`; e7e5's key follows, then `1 1 0` again.
+        assert_eq!(u16::from_le_bytes([blob[0], blob[1]]) & 0x1ff, 13 | 0b011 << 6);
+        assert_eq!(u16::from_le_bytes([blob[1], blob[2]]) >> 1 & 0x1ff, 8 | 0b011 << 6);
         let back = decode(&blob).unwrap();
         let depths: Vec<usize> = back.iter().map(|d| d.0).collect();
         assert_eq!(depths, [0, 1, 2, 1, 0, 1, 2, 0]);
-        assert_eq!((back[6].1, back[6].2, back[6].3), (2, 26, 2)); // c2c4: from code 2 (c-file), to c4, weight 2
+        let keys: Vec<u8> = back.iter().map(|d| d.1).collect();
+        assert_eq!(keys, [13, 8, 13, 4, 11, 6, 18, 2]);
+        assert_eq!(back[2].2, 3, "Nf3's weight");
         assert!(decode(&blob[..blob.len() - 2]).is_err(), "truncated");
-        assert!(decode(&pack(&codes, &records[..7])).is_err(), "the tree is cut short");
-        assert!(decode(&pack(&codes, &[&records[..], &records[..]].concat())).is_err(), "trailing data");
+        assert!(decode(&pack(&records[..7]).unwrap()).is_err(), "the tree is cut short");
+        assert!(decode(&pack(&[&records[..], &records[..]].concat()).unwrap()).is_err(), "trailing data");
         let mut bad = blob.clone();
         *bad.last_mut().unwrap() = 1;
         assert!(decode(&bad).is_err(), "a pad byte that is not zero");
         assert!(decode(&[blob.clone(), vec![0]].concat()).is_err(), "a byte too many");
+        // An empty book is refused.
+        assert!(encode_source("book.txt", "# nothing\n").err().unwrap().contains("no moves"));
+    }
+
+    #[test]
+    fn keeps_the_padding_under_seven_bits() {
+        let (has, last) = (1 << 6, 1 << 7);
+        let w = |n: u16| (n - 1) << 8;
+        // 9 + 8 + 8 = 25 bits would leave 7 bits of padding: the last record
+        // takes the escape code, 13 bits, and leaves 2.
+        let records = [13 | has | w(2), 5 | last | w(2), 63 | last | w(2)];
+        let blob = pack(&records).unwrap();
+        let expect = blob_of("101100 110  101000 10  111111 111 0110  00  00000000");
+        assert_eq!(blob, expect);
+        assert_eq!(blob.len(), blob_len(&records).unwrap());
+        assert_eq!(padding(&blob), 2);
+        assert_eq!(unpack(&blob).unwrap(), records);
+        assert_eq!(decode(&blob).unwrap(), [(0, 13, 2), (1, 5, 2), (0, 63, 2)]);
+        // Where the last record already takes the escape code, an earlier
+        // short one does: 7 + 13 + 13 = 33 bits, then 13 + 13 + 13 = 39.
+        let records = [1 | has | last | w(2), 2 | w(2), 3 | last | w(4)];
+        let blob = pack(&records).unwrap();
+        let expect = blob_of("100000 111 1110  010000 111 0010  110000 111 0111  0  00000000");
+        assert_eq!(blob, expect);
+        assert_eq!(padding(&blob), 1);
+        assert_eq!(decode(&blob).unwrap(), [(0, 1, 2), (1, 2, 2), (1, 3, 4)]);
+        // No short code to lengthen: 5 x 13 = 65 bits cannot be packed.
+        let all_escape = [1 | w(1), 2 | w(1), 3 | w(1), 4 | w(1), 5 | last | w(1)];
+        assert!(pack(&all_escape).unwrap_err().contains("7 bits of padding"));
+        // Nor can a last record with children (its code could be all zeros).
+        assert!(pack(&[has | last | w(2)]).is_err());
+    }
+
+    #[test]
+    fn unpack_refuses_bad_padding_and_cut_records() {
+        let good = blob_of("101100 110  101000 10  111111 111 0110  00  00000000");
+        assert_eq!(unpack(&good).unwrap().len(), 3);
+        // The same records in their short codes: 25 bits and 7 of padding.
+        let seven = blob_of("101100 110  101000 10  111111 10  0000000  00000000");
+        let e = unpack(&seven).unwrap_err();
+        assert!(e.contains("7 bits of padding"), "{e}");
+        // A byte too many: 10 bits of padding.
+        let e = unpack(&[&good[..], &[0]].concat()).unwrap_err();
+        assert!(e.contains("10 bits of padding"), "{e}");
+        let e = unpack(&[&seven[..], &[0]].concat()).unwrap_err();
+        assert!(e.contains("15 bits of padding"), "{e}");
+        // A record cut short: the escape-coded third one, without its last byte.
+        let e = unpack(&good[..good.len() - 1]).unwrap_err();
+        assert!(e.contains("record 2 is cut short"), "{e}");
+        let cut = blob_of("101100 110  101000 10  111111 1  00000000");
+        assert!(unpack(&cut).unwrap_err().contains("cut short"));
+        // Padding that is not zero, before the pad byte or in it.
+        let mut bad = good.clone();
+        bad[3] |= 0x80;
+        assert!(unpack(&bad).unwrap_err().contains("not zero"));
+        let mut bad = good.clone();
+        bad[4] = 0x10;
+        assert!(unpack(&bad).unwrap_err().contains("not zero"));
+        assert!(unpack(&[]).is_err());
+        assert_eq!(unpack(&[0]).unwrap(), []);
     }
 
     #[test]
     fn packs_records_at_every_bit_offset() {
-        // Every shape three times, with varied keys.
-        let records: Vec<u16> = (0..48u16).map(|i| (0x1ff ^ 37 * i) & 0x1ff | (i % 16) << 9).collect();
-        let codes: Codes = std::array::from_fn(|s| (s * 5 % 8) as u8);
-        let blob = pack(&codes, &records);
-        assert_eq!(blob.len(), blob_len(&records));
-        assert_eq!(unpack(&blob).unwrap(), (codes, records.clone()));
+        // Every shape three times, with varied keys; a tree's last record has no children.
+        let mut records: Vec<u16> = (0..48u16).map(|i| ((0x3f ^ (37 * i)) & 0x3f) | (i % 16) << 6).collect();
+        records.push(9 | 0b0110 << 6);
+        let blob = pack(&records).unwrap();
+        assert_eq!(blob.len(), blob_len(&records).unwrap());
+        assert_eq!(unpack(&blob).unwrap(), records);
         // Independently: the key, then the shape code of the module docs.
-        let mut bit = 8 * CODES_BYTES;
+        let shape_code = |shape: u16, escape: bool| match shape {
+            0b0111 if !escape => (0b0, 1),
+            0b0110 if !escape => (0b01, 2),
+            0b0101 if !escape => (0b011, 3),
+            _ => (0b111 | u32::from(shape) << 3, 7),
+        };
+        let natural: usize = records.iter().map(|&r| 6 + shape_code(r >> 6, false).1).sum();
+        let escaped = (natural % 8 == 1).then(|| records.iter().rposition(|&r| shape_code(r >> 6, false).1 < 7).unwrap());
+        let mut bit = 0;
         let mut shifts = HashSet::new();
         for (i, &r) in records.iter().enumerate() {
             let v = u32::from_le_bytes([blob[bit / 8], blob[bit / 8 + 1], blob[bit / 8 + 2], 0]) >> (bit % 8);
-            assert_eq!(v as u16 & 0x1ff, r & 0x1ff, "record {i}'s key");
-            let (code, len) = match r >> 9 {
-                0b0111 => (0b0, 1),
-                0b0110 => (0b01, 2),
-                0b0101 => (0b011, 3),
-                shape => (0b111 | u32::from(shape) << 3, 7),
-            };
-            assert_eq!(v >> 9 & ((1 << len) - 1), code, "record {i}'s shape");
+            assert_eq!(v as u16 & 0x3f, r & 0x3f, "record {i}'s key");
+            let (code, len) = shape_code(r >> 6, escaped == Some(i));
+            assert_eq!(v >> 6 & ((1 << len) - 1), code, "record {i}'s shape");
             shifts.insert(bit % 8);
-            bit += 9 + len;
+            bit += 6 + len;
         }
         assert_eq!(shifts.len(), 8, "records at every bit offset");
-        assert_eq!(blob.len(), CODES_BYTES + (bit - 8 * CODES_BYTES).div_ceil(8) + 1);
-        // A record cut short is refused; a byte too many is refused or, where
-        // the padding grows to 10 bits, read as one more (zero) record,
-        // which `decode` refuses as data after the tree.
-        let escape = [0x1ff | 0b1000 << 9];
-        let whole = pack(&codes, &escape);
-        assert_eq!(unpack(&whole).unwrap().1, escape);
+        assert_eq!(blob.len(), bit.div_ceil(8) + 1);
+        assert!(8 * (blob.len() - 1) - bit <= 6, "padding");
+        // A record cut short is refused; so is a byte too many.
+        let escape = [0x3f | 0b1010 << 6];
+        let whole = pack(&escape).unwrap();
+        assert_eq!(unpack(&whole).unwrap(), escape);
         assert!(unpack(&whole[..whole.len() - 1]).is_err(), "cut short");
-        assert_ne!(unpack(&[&blob[..], &[0]].concat()).ok().map(|b| b.1), Some(records), "a byte too many");
-        assert!(unpack(&blob[..10]).is_err(), "shorter than the table");
-    }
-
-    /// 1.a4 h5 2.h4 a6 3.Rh3 b6 4.Rha3 c6: rooks on a1 and a3 can both go to a2.
-    const TWO_ROOKS: &str = "a4 h5 h4 a6 Rh3 b6 Rha3 c6 R1a2\n";
-
-    #[test]
-    fn refuses_a_book_move_whose_key_another_move_shares() {
-        // With the from file as the code (the plain layout), R1a2 and R3a2
-        // have one key: the check names the line, both moves and the position.
-        let t = parse("tiny.txt", TWO_ROOKS).unwrap();
-        let e = t.check_keys("tiny.txt", &file_codes()).err().unwrap();
-        assert!(e.contains("tiny.txt:1") && e.contains("R1a2") && e.contains("a1a2") && e.contains("R3a2") && e.contains("a3a2"), "{e}");
-        assert!(e.contains("after a4 h5 h4 a6 Rh3 b6 Rha3 c6") && e.contains("FEN"), "{e}");
-        // The same in the real book: Re1 and Ne1 after 5.O-O Be7 (both from the f-file).
-        let t = parse("book.txt", "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1\n").unwrap();
-        let e = t.check_keys("book.txt", &file_codes()).unwrap_err();
-        assert!(e.contains("Re1") && e.contains("Ne1"), "{e}");
-        // The build gives the squares different codes, and the check passes.
-        let codes = choose_codes("book.txt", &t.conflicts()).unwrap();
-        assert_ne!(codes[5], codes[21], "f1 and f3");
-        t.check_keys("book.txt", &codes).unwrap();
-        let (_, blob) = encode_source("tiny.txt", TWO_ROOKS).unwrap();
-        let (codes, _) = unpack(&blob).unwrap();
-        assert_ne!(codes[0], codes[16], "a1 and a3");
-    }
-
-    #[test]
-    fn refuses_a_book_no_code_can_tell_apart() {
-        // Nine squares that must all differ: eight codes cannot do it. The
-        // last pair, given by line 7, makes it impossible.
-        let nine = [0u8, 1, 2, 3, 4, 5, 6, 7, 8];
-        let mut conflicts = BTreeMap::new();
-        for (i, &a) in nine.iter().enumerate() {
-            for &b in &nine[i + 1..] {
-                conflicts.insert((a, b), 3);
-            }
+        assert!(unpack(&[&blob[..], &[0]].concat()).is_err(), "a byte too many");
+        // Other lengths of the records, for the padding rule (from the 7th on,
+        // record 5 has a short code to lengthen).
+        for n in 7..records.len() {
+            let mut some = records[..n].to_vec();
+            *some.last_mut().unwrap() &= !(1 << 6);
+            let blob = pack(&some).unwrap();
+            assert_eq!(unpack(&blob).unwrap(), some, "{n} records");
         }
-        conflicts.insert((7, 8), 7);
-        let e = choose_codes("book.txt", &conflicts).unwrap_err();
-        assert!(e.contains("book.txt:7") && e.contains("h1-a2"), "{e}");
-        // Eight are fine, each with its own code.
-        conflicts.retain(|&(a, b), _| a < 8 && b < 8);
-        let codes = choose_codes("book.txt", &conflicts).unwrap();
-        let mut used: Vec<u8> = codes[..8].to_vec();
-        used.sort();
-        used.dedup();
-        assert_eq!(used.len(), 8);
-        // An empty book is refused too.
-        assert!(encode_source("book.txt", "# nothing\n").err().unwrap().contains("no moves"));
     }
 
     #[test]
