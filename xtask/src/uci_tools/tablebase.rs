@@ -459,8 +459,10 @@ mod tests {
         for (name, loss) in [("king 18", king), ("knight 0", knight), ("escapes 15", escape), ("corner 34", corner34)] {
             assert!(loss < base, "{name}: {loss} against {base}");
         }
-        // The corner at 48, worse in play-outs, it rates about the same.
-        assert!((corner48 - base).abs() < 0.05, "corner 48: {corner48} against {base}");
+        // The corner at 48, worse in play-outs, it does not rate worse
+        // (about the same before `eval.rs`'s KBNK_LOOSE; 2.355 against
+        // 2.472, better, with it).
+        assert!(corner48 < base + 0.05, "corner 48: {corner48} against {base}");
     }
 
     #[test]
