@@ -48,7 +48,7 @@
 //! Records are found by their bit position in the blob. One is read as
 //! three bytes shifted right by 0..=7 bits; the final zero byte keeps that
 //! read inside the blob for the last record. The build keeps the padding
-//! under 7 bits (writing the last record's shape in the `1 1 1` form if
+//! under 7 bits (writing the last short record's shape in the `1 1 1` form if
 //! need be) and a record is at least 7, so a record starts at bit `p`
 //! exactly when `p + 7` is at most the bits before the pad byte.
 
