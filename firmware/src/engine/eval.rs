@@ -3172,7 +3172,7 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
     // T flag keeps `strong`, the stack across the call), r17:r16 the bonus, r18 the strong king, r19 the
     // weak king (r14 its file, r15 its rank, then the bishop's file
     // less and plus its rank), r21
-    // the knight, r13 the men (then `a`), r12 the slots (then `flip`),
+    // the knight, r13 the men (then `a`), r12 the slots (then the kings' nearness, then `flip`),
     // r31 the square, r30 the step; r22 and
     // r23 temporaries; X the lists, then RAYS; Z the board.
     // SAFETY: reads the piece list of the strong side up to its officer
@@ -3287,6 +3287,7 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             "    add r30, r22",
             "    adc r31, r1",
             "    lpm r22, Z",
+            "    mov r12, r22",
             "    ldi r23, {king}",
             "    mul r22, r23",
             "    add r16, r0",
@@ -3308,18 +3309,11 @@ fn mating(pos: &Position, ctx: &EvalCtx, strong: usize) -> i16 {
             "    subi r16, lo8({n_kbnk})",
             "    sbci r17, hi8({n_kbnk})",
             // Loose men ([`KBNK_LOOSE`]), the strong king more than 3
-            // squares away (nearness below 4): the bishop, then the
-            // knight (X: the man, the count), 40 x (nearness to the weak
-            // king less 3) if that is above 0 and above the strong king's.
-            "    mov r22, r18",
-            "    sub r22, r19",
-            "    brpl 71f",
-            "    neg r22",
-            "71: ldi r30, lo8({nearness})",
-            "    ldi r31, hi8({nearness})",
-            "    add r30, r22",
-            "    adc r31, r1",
-            "    lpm r22, Z",
+            // squares away (its nearness, kept in r12 above, below 4):
+            // the bishop, then the knight (X: the man, the count), 40 x
+            // (nearness to the weak king less 3) if that is above 0 and
+            // above the strong king's.
+            "    mov r22, r12",
             "    cpi r22, 4",
             "    brsh 79f",
             "    mov r26, r20",
