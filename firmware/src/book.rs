@@ -270,26 +270,8 @@ impl<B: ?Sized + Blob> Book<'_, B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::square::to_index64;
-    use crate::chess::{Move, MoveGen, Position};
+    use crate::chess::Position;
     use crate::game::book_key;
-
-    /// Square index of a name like "e4".
-    fn sq(s: &str) -> u8 {
-        let b = s.as_bytes();
-        (b[0] - b'a') + 8 * (b[1] - b'1')
-    }
-
-    /// The legal move `m` ("e2e4") of `pos`.
-    fn find(pos: &Position, m: &str) -> Move {
-        let mut gen = MoveGen::new();
-        while let Some(mv) = gen.next_legal(pos) {
-            if to_index64(mv.from()) == sq(&m[0..2]) && to_index64(mv.to()) == sq(&m[2..4]) && mv.promotion() == 0 {
-                return mv;
-            }
-        }
-        panic!("{m} is not legal")
-    }
 
     /// The keys of a line in coordinates ("e2e4 e7e5") played from the
     /// initial position.
@@ -297,7 +279,7 @@ mod tests {
         let mut pos = Position::start();
         let mut keys = Vec::new();
         for m in s.split_whitespace() {
-            let mv = find(&pos, m);
+            let mv = pos.parse_coord(m.as_bytes()).unwrap_or_else(|e| panic!("{m}: {e:?}"));
             keys.push(book_key(&pos, mv));
             pos.make_move(mv);
         }

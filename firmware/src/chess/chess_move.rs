@@ -8,11 +8,10 @@
 //! 3 and 7 the two low bits of the kind ([`MoveKind`]), bit 11 its
 //! promotion bit, bit 15 the capture flag. Two bytes keep killer and PV
 //! tables small; the kind and capture bits spare the search from looking
-//! at the board to classify a move. Saved games keep the former packing,
-//! squares as indices 0..=63 ([`Move::packed`]).
+//! at the board to classify a move.
 
 use super::piece::{BISHOP, KNIGHT, ROOK};
-use super::square::{from_index64, square_name, to_index64, Square};
+use super::square::{square_name, Square};
 
 /// What a move does besides moving one piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,26 +144,6 @@ impl Move {
         }
     }
 
-    /// The former packing, kept by saved games: bits 0..=5 the
-    /// from-square's index 0..=63, bits 6..=11 the to-square's, bits
-    /// 12..=14 the kind, bit 15 the capture flag.
-    pub fn packed(self) -> u16 {
-        to_index64(self.from()) as u16
-            | (to_index64(self.to()) as u16) << 6
-            | (self.kind() as u16) << 12
-            | self.0 & CAPTURE_BIT
-    }
-
-    /// The move of a [`Move::packed`] value.
-    pub fn from_packed(v: u16) -> Move {
-        Move::new(
-            from_index64((v & 63) as u8),
-            from_index64((v >> 6 & 63) as u8),
-            kind_of_number((v >> 12) as u8),
-            v & CAPTURE_BIT != 0,
-        )
-    }
-
     #[inline(always)]
     pub const fn is_none(self) -> bool {
         self.0 == 0
@@ -202,6 +181,7 @@ pub const fn promotion_kind(kind: u8) -> MoveKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::square::from_index64;
 
     #[test]
     fn fields_round_trip() {
@@ -223,8 +203,8 @@ mod tests {
         assert!(Move::NONE.is(MoveKind::Normal) && Move::NONE.from() == 0 && Move::NONE.to() == 0);
     }
 
-    /// Every kind, capture flag and pair of squares: the accessors and
-    /// the saved games' packing give back what was built.
+    /// Every kind, capture flag and pair of squares: the accessors give
+    /// back what was built.
     #[test]
     fn every_move_round_trips() {
         for k in 0..8u8 {
@@ -240,9 +220,6 @@ mod tests {
                         for j in 0..8u8 {
                             assert_eq!(m.is(kind_of_number(j)), j == k);
                         }
-                        let old = a as u16 | (b as u16) << 6 | (k as u16) << 12 | if capture { 0x8000 } else { 0 };
-                        assert_eq!(m.packed(), old);
-                        assert_eq!(Move::from_packed(old), m);
                     }
                 }
             }
