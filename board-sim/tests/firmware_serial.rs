@@ -131,3 +131,75 @@ fn ram_and_peak_stack_of_a_deep_search_fit() {
     println!("static RAM {static_ram} B, peak stack {peak} B (info depth {depth}), total {}", static_ram + peak);
     assert!(static_ram + peak <= 3840, "static {static_ram} + stack {peak} > 3840 B");
 }
+
+/// The receiver holds two bytes and a third in its shift register: at
+/// `SERIAL_BAUD` a byte must be taken within two frames of the one before.
+/// So no handler or critical section may keep interrupts off for a frame
+/// (10 bits of 8 * (UBRR0 + 1) cycles), over a boot (from the first
+/// `sei`: the start-up before it, the LCD's initialisation included, runs
+/// with the receiver off), a search answering `ping`, a key's beep and
+/// its decoding, stepped instruction by instruction from reset.
+#[test]
+#[ignore = "needs the firmware: run by cargo xtask test"]
+fn interrupts_are_never_off_for_a_serial_frame() {
+    use firmware::board::{Button, SERIAL_BAUD};
+    let path = std::env::var("PRODIGY_ELF").expect("PRODIGY_ELF is not set: run by cargo xtask test");
+    let mut b = Board::from_elf_file(path.as_ref(), CLOCK_HZ).unwrap_or_else(|e| panic!("{e}"));
+    let frame = 10 * CLOCK_HZ as u64 / SERIAL_BAUD as u64;
+    // The longest stretch with SREG's I clear, and where it began.
+    let mut longest = (0u64, 0u32);
+    let mut off_since: Option<(u64, u32)> = None;
+    let mut started = false;
+    let mut text = String::new();
+    let mut step_until = |b: &mut Board, end: u64, text: &mut String, done: &dyn Fn(&str) -> bool| {
+        while b.avr.cycles() < end {
+            // A step from sleep sleeps until an interrupt and enters its
+            // handler: the stretch starts at the wake-up (4 cycles) and
+            // the vector's call (4 + the handler's first instruction), not
+            // when the sleep began.
+            let asleep = b.avr.is_sleeping();
+            let before = b.avr.cycles();
+            let stop = b.step();
+            let off_from = if asleep { b.avr.cycles().saturating_sub(12) } else { before };
+            assert!(matches!(stop, Stop::Stepped | Stop::CycleLimit | Stop::PinChange | Stop::Sleeping { interrupts_enabled: true, .. }), "the firmware stopped: {stop:?}");
+            let off = b.avr.sreg() & 0x80 == 0 && !b.avr.is_sleeping();
+            started |= !off;
+            match (off, off_since) {
+                (true, None) if started => off_since = Some((off_from, b.avr.pc() * 2)),
+                (false, Some((t, pc))) => {
+                    if b.avr.cycles() - t > longest.0 {
+                        longest = (b.avr.cycles() - t, pc);
+                    }
+                    off_since = None;
+                }
+                _ => {}
+            }
+            if before / 40_000 != b.avr.cycles() / 40_000 {
+                text.push_str(&take(b));
+                if done(text) {
+                    return;
+                }
+            }
+        }
+    };
+    let never = |_: &str| false;
+    step_until(&mut b, ms(2500), &mut text, &never);
+    text.clear();
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let now = b.avr.cycles();
+    usart(&mut b).host_send(now, format!("fen {fen}\ngo depth 3\n").as_bytes());
+    step_until(&mut b, now + ms(300), &mut text, &never);
+    b.press(Button::Up);
+    let now = b.avr.cycles();
+    usart(&mut b).host_send(now, b"ping\nping\nping\n");
+    step_until(&mut b, now + ms(100), &mut text, &never);
+    b.release(Button::Up);
+    let now = b.avr.cycles();
+    step_until(&mut b, now + ms(20_000), &mut text, &|t: &str| t.contains("bestmove"));
+    text.push_str(&take(&mut b));
+    assert!(text.contains("bestmove"), "no bestmove at {} (pc {:#06x}, asleep {}): {text:?}", b.avr.cycles() - now, b.avr.pc() * 2, b.avr.is_sleeping());
+    assert_eq!(text.matches("pong").count(), 3, "{text:?}");
+    assert!(!text.contains("error"), "{text:?}");
+    println!("longest stretch with interrupts off: {} cycles (from {:#06x}), a frame {frame}", longest.0, longest.1);
+    assert!(longest.0 < frame, "interrupts off for {} cycles (from {:#06x}): a frame is {frame}", longest.0, longest.1);
+}

@@ -118,7 +118,8 @@ impl App {
     ///
     /// A pass woken by serial bytes that leave a line unfinished leaves the
     /// LCD as it is: they change nothing it shows, and the loop wakes for
-    /// every byte (2,000 cycles apart at 38400 baud), so a `go depth 4`
+    /// every byte (2,080 cycles apart at the 38,400 baud of then, 640 now at
+    /// 125,000), so a `go depth 4`
     /// line drew the screen a few times before its search started, about
     /// 4,500 cycles each (`bench engine` 0.13% fewer cycles). The clock is
     /// drawn at the next pass without bytes (the 25 ms tick wakes it).

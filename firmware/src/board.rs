@@ -8,8 +8,13 @@
 pub const CPU_HZ: u32 = 8_000_000;
 /// Period of the fast task (timer interrupt) in milliseconds.
 pub const FAST_TASK_MS: u32 = 25;
-/// Baud rate of the serial protocol on USART0.
-pub const SERIAL_BAUD: u32 = 38_400;
+/// Baud rate of the serial protocol on USART0: exact at 8 MHz (UBRR0 = 7
+/// with U2X0; USB-serial adapters set it, the bridge needs nothing). At
+/// 38,400 the line took 26 ms to carry a search's last `info` line and
+/// its `bestmove` (about 100 bytes), 3% of a one-second search; now 8 ms.
+/// (250,000 would leave the fast task's handler, up to 498 cycles with a
+/// key down, more than a frame: see `firmware_serial.rs`.)
+pub const SERIAL_BAUD: u32 = 125_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Port {

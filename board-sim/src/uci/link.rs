@@ -228,8 +228,8 @@ pub mod mock {
     use std::collections::VecDeque;
 
     pub const CLOCK_HZ: u64 = 8_000_000;
-    /// One byte at 38400 baud 8N1 (U2X, UBRR 25): 10 bits of 208 cycles.
-    pub const BYTE_CYCLES: u64 = 2080;
+    /// One byte at the board's baud rate, 8N1: 10 bits.
+    pub const BYTE_CYCLES: u64 = 10 * CLOCK_HZ / firmware::board::SERIAL_BAUD as u64;
 
     pub type Script = Box<dyn FnMut(&str, u64) -> Vec<(u64, String)> + Send>;
 

@@ -33,7 +33,7 @@ pub(crate) use attacks::is_adjacent;
 #[cfg(not(target_arch = "avr"))]
 pub(crate) use attacks::{reach, JUMPS_THERE};
 #[cfg(target_arch = "avr")]
-pub(crate) use attacks::{DIRECTIONS, GEOMETRY, JUMP, LINE, REACH};
+pub(crate) use attacks::{GEOMETRY, JUMP, LINE, REACH};
 pub(crate) use fen::Writer;
 pub use history::{HashHistory, HISTORY_LEN};
 pub use makemove::{victim_square, Undo};

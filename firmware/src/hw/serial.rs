@@ -1,9 +1,12 @@
-//! USART0 at 38400 baud, 8N1, interrupt driven in both directions.
+//! USART0 at 125,000 baud, 8N1, interrupt driven in both directions.
 //!
 //! Receive: the RX-complete handler moves each byte into a 128-byte ring;
 //! it is a few dozen cycles, and no other handler or critical section
-//! comes near the ~2,000 cycles a byte takes at 38400 baud, so nothing is
-//! lost while the background writes the LCD or the EEPROM. A byte received
+//! keeps interrupts off for the 640 cycles a byte takes at 125,000 baud
+//! (the longest, the fast task's with a key down, 498: board-sim's
+//! `interrupts_are_never_off_for_a_serial_frame`), while the receiver
+//! holds two bytes and a third in its shift register, so nothing is lost
+//! while the background writes the LCD or the EEPROM. A byte received
 //! with a framing or parity error, a hardware overrun, or a full ring is
 //! reported in-band as `line::LOST` (NUL) at that position, which
 //! `line::LineAssembler` rejects as garbage, so the damaged line is reported
@@ -26,7 +29,7 @@ use firmware::progmem::Table;
 /// UBRR0 for double speed (U2X0 = 1): f / (8 * baud) - 1, rounded.
 const UBRR: u16 = ((CPU_HZ + 4 * SERIAL_BAUD) / (8 * SERIAL_BAUD) - 1) as u16;
 const ACTUAL_BAUD: u32 = CPU_HZ / (8 * (UBRR as u32 + 1));
-const _: () = assert!(UBRR == 25, "38400 baud at 8 MHz is UBRR0 = 25 with U2X0");
+const _: () = assert!(UBRR == 7, "125,000 baud at 8 MHz is UBRR0 = 7 with U2X0");
 const _: () = assert!(ACTUAL_BAUD.abs_diff(SERIAL_BAUD) * 100 < SERIAL_BAUD, "baud error over 1%");
 
 // UCSR0A
