@@ -71,7 +71,9 @@ pub fn fen(pos: &Position) -> String {
 
 /// Calls the function at word address `pc` between two instructions of
 /// the firmware, as a `call` would (the return address 0 pushed,
-/// interrupts off), with `args` (register, value) set, runs it to its
+/// interrupts off), with `args` (register, value) set and r1 cleared (the
+/// ABI's zero register, which the firmware may hold non-zero between two
+/// of its instructions, after a `mul`), runs it to its
 /// return and gives the registers it returned with. The firmware's
 /// registers, stack, PC, SREG and GPIOR0 are put back after, so it goes
 /// on as if nothing had run; memory the function wrote stays written.
@@ -87,6 +89,7 @@ pub fn call(b: &mut Board, pc: u32, args: &[(u8, u8)], what: &str) -> [u8; 32] {
     b.avr.write_data(sp - 1, 0);
     b.avr.set_sp(sp - 2);
     b.avr.set_sreg(sreg & 0x7F);
+    b.avr.set_reg(1, 0);
     for &(r, v) in args {
         b.avr.set_reg(r, v);
     }
