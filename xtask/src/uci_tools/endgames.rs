@@ -274,6 +274,53 @@ enum Outcome {
     EngineFailed(String),
 }
 
+/// A play-out's outcome, its start's optimum (moves to mate against the
+/// best defence; none: the tables do not win it) and the strong side's
+/// accuracy; none for a play-out not played.
+type Played = Option<(Outcome, Option<usize>, Accuracy)>;
+
+/// One ending's play-outs summed. A start the tables do not win (a random
+/// one can leave a man to take at once) is counted apart, not as a
+/// failure, when its play-out fails: there was no mate to miss.
+#[derive(Debug, Default, PartialEq)]
+struct Tally {
+    /// Moves to mate of each mated play-out.
+    lengths: Vec<i64>,
+    /// Moves over the optimum (negative when a fallible defender is
+    /// mated sooner than the best defence allows).
+    over: Vec<i64>,
+    /// Play-outs counted: all but the failed ones from starts not won.
+    total: usize,
+    not_won: usize,
+    /// Counted and not mated.
+    failed: usize,
+    accuracy: Accuracy,
+}
+
+fn tally<'a>(played: impl Iterator<Item = &'a Played>) -> Tally {
+    let mut t = Tally::default();
+    for o in played {
+        if let Some((Outcome::Failed(_), None, _)) = o {
+            t.not_won += 1;
+            continue;
+        }
+        t.total += 1;
+        if let Some((_, _, a)) = o {
+            t.accuracy.merge(a);
+        }
+        match o {
+            Some((Outcome::Mated(n), optimum, _)) => {
+                t.lengths.push(*n as i64);
+                if let Some(best) = optimum {
+                    t.over.push(*n as i64 - *best as i64);
+                }
+            }
+            _ => t.failed += 1,
+        }
+    }
+    t
+}
+
 /// The rules' verdict on `pos` (the strong side is `strong`), if the play-out is over.
 fn verdict(pos: &Chess, strong: Color, strong_moves: usize, reps: u32) -> Option<Outcome> {
     if pos.is_checkmate() {
@@ -564,8 +611,6 @@ pub fn run(args: Args) -> Result {
         args.jobs.clamp(1, starts.len()),
     );
     let started = Instant::now();
-    // Each play-out's outcome and its optimum (moves to mate against the best defence).
-    type Played = Option<(Outcome, Option<usize>, Accuracy)>;
     let results: Mutex<Vec<Played>> = Mutex::new(vec![None; starts.len()]);
     let play = |i: usize, engines: &mut Option<(UciEngine, Option<UciEngine>)>| -> Result {
         if engines.is_none() {
@@ -595,6 +640,10 @@ pub fn run(args: Args) -> Result {
         let done = r.iter().filter(|o| o.is_some()).count() + 1;
         let line = match &outcome {
             Outcome::Mated(n) => format!("ok    mate in {n:>2} (optimum {best}){}", accuracy.worst(&moves)),
+            // A random start can leave a man to take: no win to miss.
+            Outcome::Failed(why) if optimum.is_none() => {
+                format!("n/a   not won by the tables from the start ({why}, after {} plies): {}", moves.len(), moves.join(" "))
+            }
             Outcome::Failed(why) | Outcome::EngineFailed(why) => format!(
                 "FAIL  {why}, after {} plies (optimum {best}){}: {}",
                 moves.len(),
@@ -616,30 +665,9 @@ pub fn run(args: Args) -> Result {
     println!("time: {:.1} s", started.elapsed().as_secs_f64());
     let mut failed = 0;
     for &ending in &endings {
-        let mut lengths = Vec::new();
-        // Moves over the optimum (negative when a fallible defender is
-        // mated sooner than the best defence allows).
-        let mut over = Vec::new();
-        let mut total = 0;
-        let mut accuracy = Accuracy::default();
-        for ((e, _), o) in starts.iter().zip(&results) {
-            if *e != ending {
-                continue;
-            }
-            total += 1;
-            if let Some((_, _, a)) = o {
-                accuracy.merge(a);
-            }
-            match o {
-                Some((Outcome::Mated(n), optimum, _)) => {
-                    lengths.push(*n as i64);
-                    if let Some(best) = optimum {
-                        over.push(*n as i64 - *best as i64);
-                    }
-                }
-                _ => failed += 1,
-            }
-        }
+        let Tally { mut lengths, mut over, total, not_won, failed: not_mated, accuracy } =
+            tally(starts.iter().zip(&results).filter(|((e, _), _)| *e == ending).map(|(_, o)| o));
+        failed += not_mated;
         lengths.sort_unstable();
         over.sort_unstable();
         let moves = match (lengths.first(), lengths.last()) {
@@ -653,7 +681,15 @@ pub fn run(args: Args) -> Result {
             ),
             _ => String::new(),
         };
-        println!("{:<4} mated {}/{total} within the fifty-move rule{moves}{excess}", ending.name(), lengths.len());
+        let unwinnable = match not_won {
+            0 => String::new(),
+            n => format!(" ({n} more start{} not won by the tables: not counted)", if n == 1 { "" } else { "s" }),
+        };
+        println!(
+            "{:<4} mated {}/{total} within the fifty-move rule{unwinnable}{moves}{excess}",
+            ending.name(),
+            lengths.len()
+        );
         if accuracy.moves > 0 {
             println!(
                 "{:<4} the strong side's {} moves by the tables: {:.1}% kept the shortest mate, {:.3} plies to mate lost a move, at most {}",
@@ -886,6 +922,25 @@ mod tests {
 
     /// The lone king to move, 54 plies from mate, with four replies of 53.
     const FOUR_TIED: &str = "8/8/8/8/8/6k1/B2K4/2N5 b - - 0 1";
+
+    /// A failed play-out from a start the tables do not win is counted
+    /// apart; one from a won start, or an engine's failure, is a failure.
+    #[test]
+    fn a_start_not_won_is_no_failure() {
+        let judged = Accuracy { moves: 10, optimal: 9, plies_lost: 2, worst_lost: 2, worst_at: 3 };
+        let played: Vec<Played> = vec![
+            Some((Outcome::Mated(20), Some(18), judged)),
+            Some((Outcome::Failed("a man was lost".into()), None, Accuracy::default())),
+            Some((Outcome::Failed("the fifty-move rule".into()), Some(30), judged)),
+            Some((Outcome::EngineFailed("no answer".into()), None, Accuracy::default())),
+            Some((Outcome::Mated(12), None, Accuracy::default())),
+            None,
+        ];
+        let t = tally(played.iter());
+        assert_eq!((t.total, t.not_won, t.failed), (5, 1, 3));
+        assert_eq!((t.lengths, t.over), (vec![20, 12], vec![2]));
+        assert_eq!((t.accuracy.moves, t.accuracy.plies_lost), (20, 4));
+    }
 
     #[test]
     fn median_of_odd_and_even_lists() {
