@@ -267,11 +267,22 @@ fn start_positions(endings: &[Ending], count: usize, seed: u64) -> Vec<(Ending, 
 enum Outcome {
     /// Mated after this many moves of the strong side.
     Mated(usize),
-    /// Anything else: stalemate, a man lost, the fifty-move rule, a
-    /// threefold repetition or an illegal move.
+    /// The rules ended it otherwise: stalemate, a man lost, the
+    /// fifty-move rule, a threefold repetition.
     Failed(String),
+    /// An illegal move, a start that does not parse, no defence found:
+    /// never excused, whatever the start.
+    Fault(String),
     /// An engine did not answer (it is started afresh for the next position).
     EngineFailed(String),
+}
+
+impl Outcome {
+    /// The rules ended a play-out from a start the tables do not win (a
+    /// random one can leave a man to take at once): no mate was missed.
+    fn excused(&self, optimum: Option<usize>) -> bool {
+        matches!(self, Outcome::Failed(_)) && optimum.is_none()
+    }
 }
 
 /// A play-out's outcome, its start's optimum (moves to mate against the
@@ -279,9 +290,8 @@ enum Outcome {
 /// accuracy; none for a play-out not played.
 type Played = Option<(Outcome, Option<usize>, Accuracy)>;
 
-/// One ending's play-outs summed. A start the tables do not win (a random
-/// one can leave a man to take at once) is counted apart, not as a
-/// failure, when its play-out fails: there was no mate to miss.
+/// One ending's play-outs summed; the excused ones ([`Outcome::excused`])
+/// counted apart, not as failures.
 #[derive(Debug, Default, PartialEq)]
 struct Tally {
     /// Moves to mate of each mated play-out.
@@ -289,7 +299,7 @@ struct Tally {
     /// Moves over the optimum (negative when a fallible defender is
     /// mated sooner than the best defence allows).
     over: Vec<i64>,
-    /// Play-outs counted: all but the failed ones from starts not won.
+    /// Play-outs counted: all but the excused ones.
     total: usize,
     not_won: usize,
     /// Counted and not mated.
@@ -300,7 +310,7 @@ struct Tally {
 fn tally<'a>(played: impl Iterator<Item = &'a Played>) -> Tally {
     let mut t = Tally::default();
     for o in played {
-        if let Some((Outcome::Failed(_), None, _)) = o {
+        if matches!(o, Some((outcome, optimum, _)) if outcome.excused(*optimum)) {
             t.not_won += 1;
             continue;
         }
@@ -456,7 +466,7 @@ fn play_out(
 ) -> Outcome {
     let mut pos = match parse(fen) {
         Ok(p) => p,
-        Err(e) => return Outcome::Failed(e),
+        Err(e) => return Outcome::Fault(e),
     };
     let strong = pos.turn();
     moves.clear();
@@ -489,7 +499,7 @@ fn play_out(
             Defender::Table(table, ties) => {
                 // verdict() above found a legal move: the lone king is neither mated nor stalemated.
                 let Some(mv) = table_defence(table, &pos, ties.as_mut()) else {
-                    return Outcome::Failed("the tablebase found no defence".into());
+                    return Outcome::Fault("the tablebase found no defence".into());
                 };
                 moves.push(mv.to_uci(CastlingMode::Standard).to_string());
                 pos.play_unchecked(mv);
@@ -503,7 +513,7 @@ fn play_out(
         let best = &result.best;
         let Some(mv) = best.parse::<UciMove>().ok().and_then(|u| u.to_move(&pos).ok()) else {
             let now = Fen::from_position(&pos, EnPassantMode::Legal);
-            return Outcome::Failed(format!("{who} played an illegal move `{best}` in {now}"));
+            return Outcome::Fault(format!("{who} played an illegal move `{best}` in {now}"));
         };
         if pos.turn() == strong {
             strong_moves += 1;
@@ -640,11 +650,10 @@ pub fn run(args: Args) -> Result {
         let done = r.iter().filter(|o| o.is_some()).count() + 1;
         let line = match &outcome {
             Outcome::Mated(n) => format!("ok    mate in {n:>2} (optimum {best}){}", accuracy.worst(&moves)),
-            // A random start can leave a man to take: no win to miss.
-            Outcome::Failed(why) if optimum.is_none() => {
+            Outcome::Failed(why) if outcome.excused(optimum) => {
                 format!("n/a   not won by the tables from the start ({why}, after {} plies): {}", moves.len(), moves.join(" "))
             }
-            Outcome::Failed(why) | Outcome::EngineFailed(why) => format!(
+            Outcome::Failed(why) | Outcome::Fault(why) | Outcome::EngineFailed(why) => format!(
                 "FAIL  {why}, after {} plies (optimum {best}){}: {}",
                 moves.len(),
                 accuracy.worst(&moves),
@@ -663,11 +672,12 @@ pub fn run(args: Args) -> Result {
     })?;
     let results = results.into_inner().unwrap();
     println!("time: {:.1} s", started.elapsed().as_secs_f64());
-    let mut failed = 0;
+    let (mut failed, mut counted) = (0, 0);
     for &ending in &endings {
         let Tally { mut lengths, mut over, total, not_won, failed: not_mated, accuracy } =
             tally(starts.iter().zip(&results).filter(|((e, _), _)| *e == ending).map(|(_, o)| o));
         failed += not_mated;
+        counted += total;
         lengths.sort_unstable();
         over.sort_unstable();
         let moves = match (lengths.first(), lengths.last()) {
@@ -702,7 +712,7 @@ pub fn run(args: Args) -> Result {
         }
     }
     if failed > 0 {
-        return Err(format!("{failed} of {} positions not mated (listed above with FAIL)", starts.len()));
+        return Err(format!("{failed} of {counted} positions not mated (listed above with FAIL)"));
     }
     Ok(())
 }
@@ -923,8 +933,9 @@ mod tests {
     /// The lone king to move, 54 plies from mate, with four replies of 53.
     const FOUR_TIED: &str = "8/8/8/8/8/6k1/B2K4/2N5 b - - 0 1";
 
-    /// A failed play-out from a start the tables do not win is counted
-    /// apart; one from a won start, or an engine's failure, is a failure.
+    /// The rules' end of a play-out from a start the tables do not win is
+    /// counted apart; from a won start, or a fault (an illegal move) or an
+    /// engine's failure from any start, it is a failure.
     #[test]
     fn a_start_not_won_is_no_failure() {
         let judged = Accuracy { moves: 10, optimal: 9, plies_lost: 2, worst_lost: 2, worst_at: 3 };
@@ -933,11 +944,12 @@ mod tests {
             Some((Outcome::Failed("a man was lost".into()), None, Accuracy::default())),
             Some((Outcome::Failed("the fifty-move rule".into()), Some(30), judged)),
             Some((Outcome::EngineFailed("no answer".into()), None, Accuracy::default())),
+            Some((Outcome::Fault("engine under test played an illegal move `a1a1`".into()), None, Accuracy::default())),
             Some((Outcome::Mated(12), None, Accuracy::default())),
             None,
         ];
         let t = tally(played.iter());
-        assert_eq!((t.total, t.not_won, t.failed), (5, 1, 3));
+        assert_eq!((t.total, t.not_won, t.failed), (6, 1, 4));
         assert_eq!((t.lengths, t.over), (vec![20, 12], vec![2]));
         assert_eq!((t.accuracy.moves, t.accuracy.plies_lost), (20, 4));
     }
