@@ -84,11 +84,27 @@ pub(crate) fn best_entry(table: &Tablebase, pos: &Chess, c: &Canonical) -> Optio
         .map(|(plies, e)| (e, plies))
 }
 
-pub fn run(args: Args) -> Result {
+/// The dumps summed by position up to symmetry.
+struct Dumps {
+    seen: HashMap<[u8; 4], Seen>,
+    /// KBNK moves read.
+    lines: usize,
+    /// Dump files read (a summary's counted as it says).
+    files: usize,
+}
+
+/// Reads and sums the dumps (or summaries of them) at `paths`.
+fn read_dumps(paths: &[PathBuf]) -> Result<Dumps> {
     let mut seen: HashMap<[u8; 4], Seen> = HashMap::new();
+    // Moves and dump files read, a summary's counted as it says.
     let mut lines = 0usize;
-    for path in &args.dumps {
+    let mut files = 0usize;
+    for path in paths {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let summed = text.lines().find_map(summed_over);
+        let (dumps, moves) = summed.unwrap_or((1, 0));
+        files += dumps;
+        lines += moves;
         for (n, line) in text.lines().enumerate() {
             if line.starts_with('#') {
                 continue; // a summary's notes
@@ -104,7 +120,9 @@ pub fn run(args: Args) -> Result {
             let Some(views) = views(fields[0]).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))? else {
                 continue; // another ending's move
             };
-            lines += visits as usize;
+            if summed.is_none() {
+                lines += visits as usize;
+            }
             let orbit = views.iter().map(|c| c.key()).min().expect("four views");
             let s = seen.entry(orbit).or_insert_with(|| Seen { lost: 0, visits: 0, fen: fields[0].to_string() });
             s.lost += lost;
@@ -114,20 +132,16 @@ pub fn run(args: Args) -> Result {
     if lines == 0 {
         return Err("the dumps hold no KBNK move".into());
     }
+    Ok(Dumps { seen, lines, files })
+}
+
+pub fn run(args: Args) -> Result {
+    let Dumps { seen, lines, files } = read_dumps(&args.dumps)?;
     let total: u32 = seen.values().map(|s| s.lost).sum();
     let mut worst: Vec<&Seen> = seen.values().filter(|s| s.lost >= args.min_lost).collect();
     worst.sort_by(|a, b| b.lost.cmp(&a.lost).then(a.fen.cmp(&b.fen)));
     if let Some(path) = &args.summary {
-        let mut text = format!(
-            "# KBNK positions where the strong side lost plies to mate against the tables' defence,\n\
-             # up to symmetry, the worst first: FEN, *, plies lost summed, visits, 0. Summed over\n\
-             # {} `cargo xtask endgames --endings kbnk --defender tablebase --dump` files ({lines} moves)\n\
-             # by `cargo xtask kbnk-book --summary`; positions that lost at least {} plies.\n",
-            args.dumps.len(),
-            args.min_lost
-        );
-        text.extend(worst.iter().map(|s| format!("{}\t*\t{}\t{}\t0\n", s.fen, s.lost, s.visits)));
-        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(path, summary_text(&worst, files, lines, args.min_lost)).map_err(|e| format!("{}: {e}", path.display()))?;
         println!("{} positions written to {}", worst.len(), path.display());
     }
     println!("== solving KBNK");
@@ -165,11 +179,34 @@ pub fn run(args: Args) -> Result {
         "{} entries ({} B of flash) cover {covered} of the {total} plies to mate lost in {lines} moves of {} dumps ({:.0}%); written to {}",
         entries.len(),
         4 * entries.len(),
-        args.dumps.len(),
+        files,
         100.0 * covered as f64 / total.max(1) as f64,
         out.display()
     );
     Ok(())
+}
+
+/// `--summary`'s text: the positions `worst` of `files` dumps of `moves`
+/// moves, those that lost at least `min_lost` plies.
+fn summary_text(worst: &[&Seen], files: usize, moves: usize, min_lost: u32) -> String {
+    let mut text = format!(
+        "# KBNK positions where the strong side lost plies to mate against the tables' defence,\n\
+         # up to symmetry, the worst first: FEN, *, plies lost summed, visits, 0. Summed over\n\
+         # {files} `cargo xtask endgames --endings kbnk --defender tablebase --dump` files ({moves} moves)\n\
+         # by `cargo xtask kbnk-book --summary`; positions that lost at least {min_lost} plies.\n"
+    );
+    text.extend(worst.iter().map(|s| format!("{}\t*\t{}\t{}\t0\n", s.fen, s.lost, s.visits)));
+    text
+}
+
+/// A summary's note of what it sums (`--summary`'s third line): the dump
+/// files and their moves, so that a summary summed again counts them, not
+/// its own lines (which hold only the positions that lost most).
+fn summed_over(line: &str) -> Option<(usize, usize)> {
+    let rest = line.strip_prefix("# ")?;
+    let (files, rest) = rest.split_once(" `cargo xtask endgames")?;
+    let moves = rest.split_once("--dump` files (")?.1.strip_suffix(" moves)")?;
+    Some((files.parse().ok()?, moves.parse().ok()?))
 }
 
 /// The table as Rust source for `kbnk_book.rs`'s `include!`.
@@ -306,6 +343,31 @@ mod tests {
             assert!(err.contains(&format!("{}:{want}", dump.display())), "{err}");
             assert!(!out.exists());
         }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A summary summed again counts the dumps and moves it says it
+    /// sums, with a dump's own lines on top.
+    #[test]
+    fn a_summary_counts_the_dumps_it_sums() {
+        let dir = std::env::temp_dir().join(format!("kbnk_book_summary_test_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (summary, dump) = (dir.join("summary.tsv"), dir.join("dump.tsv"));
+        std::fs::write(
+            &summary,
+            "# KBNK positions ...\n# up to symmetry ...\n\
+             # 24 `cargo xtask endgames --endings kbnk --defender tablebase --dump` files (141802 moves)\n\
+             # by `cargo xtask kbnk-book --summary`; ...\n\
+             8/8/8/8/4n1b1/3k4/8/4K3 b - - 10 6\t*\t6228\t1557\t0\n",
+        )
+        .unwrap();
+        std::fs::write(&dump, "8/8/8/8/4n1b1/3k4/8/4K3 b - - 10 6\te4c5\t4\t30\t34\n8/8/8/4k3/8/8/8/KBN5 w - - 0 1\ta1b2\t0\t20\t20\n").unwrap();
+        let d = read_dumps(&[summary, dump]).unwrap();
+        assert_eq!((d.files, d.lines), (25, 141804));
+        let worst: Vec<&Seen> = d.seen.values().filter(|s| s.lost >= 8).collect();
+        let text = summary_text(&worst, d.files, d.lines, 8);
+        assert!(text.contains("# 25 `cargo xtask endgames --endings kbnk --defender tablebase --dump` files (141804 moves)"), "{text}");
+        assert!(text.ends_with("8/8/8/8/4n1b1/3k4/8/4K3 b - - 10 6\t*\t6232\t1558\t0\n"), "{text}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
