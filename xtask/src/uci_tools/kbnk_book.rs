@@ -25,8 +25,8 @@ pub struct Args {
     /// or summaries of them (`--summary`)
     #[arg(required = true)]
     dumps: Vec<PathBuf>,
-    /// Entries at most (4 bytes of flash each; the firmware holds 200)
-    #[arg(long, default_value_t = 200)]
+    /// Entries at most (4 bytes of flash each; the firmware holds 300)
+    #[arg(long, default_value_t = 300)]
     entries: usize,
     /// Plies to mate lost in a position, summed over the dumps, that earn it an entry
     #[arg(long, default_value_t = 8)]
@@ -289,7 +289,7 @@ mod tests {
     fn every_entry_is_the_tables_fastest_move_under_every_symmetry() {
         let table = kbnk_for_tests();
         let book = entries();
-        assert!(book.len() >= 200, "the book has {} entries", book.len());
+        assert!(book.len() >= 300, "the book has {} entries", book.len());
         assert!(book.windows(2).all(|w| split(w[0]).0 < split(w[1]).0), "sorted, one entry a position");
         for &e in book {
             let key = split(e).0;
