@@ -18,8 +18,9 @@
 //! * [`Searcher::search`]: principal variation search with mate-distance
 //!   pruning, draw detection (one repetition in the tree, 50 moves), static
 //!   pruning near the horizon (eval - max loss >= beta; CP1 kept a 0.25
-//!   pawn margin), the null move (R = 3, whenever eval >= beta; CP1: R = 2
-//!   and only if eval - max loss >= beta), CP1's extensions (check, single
+//!   pawn margin), the null move (R = 3, whenever eval >= beta, not against
+//!   a bare king; CP1: R = 2 and only if eval - max loss >= beta), CP1's
+//!   extensions (check, single
 //!   reply, pawn to the 7th, entering a pawn ending; only while ply < 3 x
 //!   iteration, the single reply 2 x as CP1), futility pruning one and two
 //!   plies before the horizon (2 and 3 pawns; CP1: 3 and 5), swap-off
@@ -228,6 +229,9 @@ struct Searcher<'a, H: SearchHost + ?Sized> {
     /// 231,681,236 -> 231,673,172 cycles, 28 B less; `pruning` here too,
     /// 232,145,167: left in the engine).
     lmr: bool,
+    /// The engine's `null_move` switch, off against a bare king (why:
+    /// [`Searcher::prune_null`]; in the engine, 36 B more).
+    null_move: bool,
     /// 2 x the iteration: the ply from which the single reply to check is
     /// not extended ([`Searcher::enter`]), set with the iteration (`bench
     /// engine` 231,673,172 -> 231,489,254 cycles, -0.08%, 12 B less; the
@@ -305,6 +309,7 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
     }
     let bare_king = e.ctx.phase.bare_king();
     let lmr = e.lmr;
+    let null_move = e.null_move && !bare_king;
     let mut s = Searcher {
         e,
         pos,
@@ -319,6 +324,7 @@ pub(crate) fn run<H: SearchHost + ?Sized>(
         stopped: false,
         seldepth: 0,
         lmr,
+        null_move,
         reply_limit: 0,
     };
     s.iterate(&capped)
@@ -1149,7 +1155,21 @@ impl<'a, H: SearchHost + ?Sized> Searcher<'a, H> {
     #[inline(never)]
     fn prune_null(&mut self, ply: u8, depth: i8, beta: i16) -> Option<i16> {
         let us = self.pos.side_to_move().index();
-        if self.e.null_move && self.e.npm[us] != 0 && beta.abs() < MATE_BOUND {
+        // Off against a bare king (`null_move`, set in `run`): the lone
+        // king's threat is a quiet step that attacks two men, then the
+        // capture, and the pass's reduced search (a quiescence node at
+        // depth 4) sees neither. KBNK 8/8/8/8/8/B7/1N1k2K1/8 w (seed
+        // 533): depth 6 played Kf3, and Kc2, Kb3 forked knight and
+        // bishop; without the pass, Na4 at depth 6 (the start against
+        // 171 tie streams of the tables: 171 mated, with the pass 0).
+        // Host at 2,577 nodes/s, seeds 400 to 459 (12,000 starts): plies
+        // lost a move 0.149 against 0.151 (paired over the seeds, -0.0024
+        // +/- 0.0006), 11,999 mated against 12,000 (seed 447's
+        // 1k6/8/8/2K5/6n1/8/8/3b4 b ran out of moves; that start against
+        // 171 tie streams: 168 mated, with the pass 170). KQK and KRK
+        // (seed 7, 200 each): 200/200 either way, 0.292 and 0.323 plies
+        // lost a move against 0.292 and 0.322.
+        if self.null_move && self.e.npm[us] != 0 && beta.abs() < MATE_BOUND {
             let undo = self.pos.make_null_move();
             let v = -self.child(ply + 1, depth - 4, -beta, -beta + 1, false, NULL_LINE | PREV_NULL);
             self.pos.unmake_null_move(&undo);
