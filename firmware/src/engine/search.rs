@@ -20,10 +20,10 @@
 //!   pruning near the horizon (eval - max loss >= beta; CP1 kept a 0.25
 //!   pawn margin), the null move (R = 3, whenever eval >= beta, not against
 //!   a bare king; CP1: R = 2 and only if eval - max loss >= beta), CP1's
-//!   extensions (check, single
-//!   reply, pawn to the 7th, entering a pawn ending; only while ply < 3 x
-//!   iteration, the single reply 2 x as CP1), futility pruning one and two
-//!   plies before the horizon (2 and 3 pawns; CP1: 3 and 5), swap-off
+//!   extensions (check, single reply, pawn to the 7th, entering a pawn
+//!   ending; only while ply < 3 x iteration, the single reply 2 x as
+//!   CP1), futility pruning one and two plies before the horizon (2 and
+//!   3 pawns; CP1: 3 and 5), swap-off
 //!   pruning of the quiet moves that lose material (up to three plies
 //!   before the horizon), and late-move reductions for quiet moves from
 //!   the last stage.
@@ -230,7 +230,8 @@ struct Searcher<'a, H: SearchHost + ?Sized> {
     /// 232,145,167: left in the engine).
     lmr: bool,
     /// The engine's `null_move` switch, off against a bare king (why:
-    /// [`Searcher::prune_null`]; in the engine, 36 B more).
+    /// [`Searcher::prune_null`]; the phase tested there instead: 36 B
+    /// more flash).
     null_move: bool,
     /// 2 x the iteration: the ply from which the single reply to check is
     /// not extended ([`Searcher::enter`]), set with the iteration (`bench

@@ -101,7 +101,7 @@ fn read_dumps(paths: &[PathBuf]) -> Result<Dumps> {
     let mut files = 0usize;
     for path in paths {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let summed = text.lines().find_map(summed_over);
+        let summed = summed_over(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         let (dumps, moves) = summed.unwrap_or((1, 0));
         files += dumps;
         lines += moves;
@@ -192,21 +192,30 @@ fn summary_text(worst: &[&Seen], files: usize, moves: usize, min_lost: u32) -> S
     let mut text = format!(
         "# KBNK positions where the strong side lost plies to mate against the tables' defence,\n\
          # up to symmetry, the worst first: FEN, *, plies lost summed, visits, 0. Summed over\n\
-         # {files} `cargo xtask endgames --endings kbnk --defender tablebase --dump` files ({moves} moves)\n\
+         # {files} {SUMMED_FILES} ({moves} moves)\n\
          # by `cargo xtask kbnk-book --summary`; positions that lost at least {min_lost} plies.\n"
     );
     text.extend(worst.iter().map(|s| format!("{}\t*\t{}\t{}\t0\n", s.fen, s.lost, s.visits)));
     text
 }
 
+/// What a summary's third line says it sums: `# N {SUMMED_FILES} (M moves)`.
+const SUMMED_FILES: &str = "`cargo xtask endgames --endings kbnk --defender tablebase --dump` files";
+
 /// A summary's note of what it sums (`--summary`'s third line): the dump
 /// files and their moves, so that a summary summed again counts them, not
-/// its own lines (which hold only the positions that lost most).
-fn summed_over(line: &str) -> Option<(usize, usize)> {
-    let rest = line.strip_prefix("# ")?;
-    let (files, rest) = rest.split_once(" `cargo xtask endgames")?;
-    let moves = rest.split_once("--dump` files (")?.1.strip_suffix(" moves)")?;
-    Some((files.parse().ok()?, moves.parse().ok()?))
+/// its own lines (which hold only the positions that lost most). None for
+/// a dump (no such note among its leading comments); an error for a note
+/// whose counts do not read.
+fn summed_over(text: &str) -> Result<Option<(usize, usize)>> {
+    let Some(line) = text.lines().take_while(|l| l.starts_with('#')).find(|l| l.contains(SUMMED_FILES)) else {
+        return Ok(None);
+    };
+    let counts = || {
+        let (files, moves) = line.strip_prefix("# ")?.split_once(&format!(" {SUMMED_FILES} ("))?;
+        Some((files.parse().ok()?, moves.strip_suffix(" moves)")?.parse().ok()?))
+    };
+    counts().map(Some).ok_or_else(|| format!("a summary's counts that do not read: {line}"))
 }
 
 /// The table as Rust source for `kbnk_book.rs`'s `include!`.
@@ -368,6 +377,11 @@ mod tests {
         let text = summary_text(&worst, d.files, d.lines, 8);
         assert!(text.contains("# 25 `cargo xtask endgames --endings kbnk --defender tablebase --dump` files (141804 moves)"), "{text}");
         assert!(text.ends_with("8/8/8/8/4n1b1/3k4/8/4K3 b - - 10 6\t*\t6232\t1558\t0\n"), "{text}");
+        // A note whose counts do not read stops the build with its file.
+        let bad = dir.join("bad.tsv");
+        std::fs::write(&bad, text.replace("(141804 moves)", "(many moves)")).unwrap();
+        let err = read_dumps(&[bad.clone()]).err().expect("refused");
+        assert!(err.contains(&format!("{}: a summary's counts that do not read", bad.display())), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
