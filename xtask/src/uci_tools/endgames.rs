@@ -84,6 +84,12 @@ pub struct Args {
     /// Seed of the positions: the same seed, the same positions
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Play many seeds in one run instead of `--seed`: a list of seeds
+    /// and inclusive ranges (`400-459,512`), `--positions` starts each,
+    /// each start and its ties as under its own `--seed`. Prints each
+    /// seed's figures and then the totals
+    #[arg(long, value_delimiter = ',', value_parser = parse_seeds, conflicts_with_all = ["seed", "fen"])]
+    seeds: Vec<Vec<u64>>,
     /// The engine under test's time per move, in ms (of emulated time for the firmware)
     #[arg(long, default_value_t = 10_000)]
     movetime: u64,
@@ -247,6 +253,45 @@ fn ending_of(fen: &str) -> Result<Ending> {
     Err(format!("--fen {fen}: not a bare king against KQ, KR or KBN").into())
 }
 
+/// One item of `--seeds`: a seed `N` or an inclusive range `A-B`.
+fn parse_seeds(item: &str) -> std::result::Result<Vec<u64>, String> {
+    let number = |t: &str| t.trim().parse::<u64>().map_err(|_| format!("`{item}`: not a seed (a number) or a range of them (`400-459`)"));
+    match item.split_once('-') {
+        None => Ok(vec![number(item)?]),
+        Some((a, b)) => {
+            let (a, b) = (number(a)?, number(b)?);
+            if a > b {
+                return Err(format!("`{item}`: the range runs backwards"));
+            }
+            if b - a >= 100_000 {
+                return Err(format!("`{item}`: more than 100,000 seeds"));
+            }
+            Ok((a..=b).collect())
+        }
+    }
+}
+
+/// A position to play: its ending and FEN, and the seed and index that
+/// drew it and seed its ties (`--ties random`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Start {
+    ending: Ending,
+    fen: String,
+    seed: u64,
+    index: usize,
+}
+
+/// The starts of each seed in turn ([`start_positions`]), each numbered
+/// within its seed, as a run with that `--seed` alone numbers it.
+fn seeded_starts(endings: &[Ending], count: usize, seeds: &[u64]) -> Vec<Start> {
+    let mut out = Vec::new();
+    for &seed in seeds {
+        let starts = start_positions(endings, count, seed);
+        out.extend(starts.into_iter().enumerate().map(|(index, (ending, fen))| Start { ending, fen, seed, index }));
+    }
+    out
+}
+
 /// The start positions: `count` per ending, the strong side white and
 /// black in turn.
 fn start_positions(endings: &[Ending], count: usize, seed: u64) -> Vec<(Ending, String)> {
@@ -305,6 +350,23 @@ struct Tally {
     /// Counted and not mated.
     failed: usize,
     accuracy: Accuracy,
+}
+
+impl Tally {
+    /// One line of one seed's figures in a `--seeds` run (the run's
+    /// totals keep the longer form), the counts first so a script can
+    /// sum them.
+    fn brief(&self, ending: Ending) -> String {
+        let unwinnable = match self.not_won {
+            0 => String::new(),
+            n => format!(" ({n} not won by the tables)"),
+        };
+        let lost = match self.accuracy.moves {
+            0 => String::new(),
+            n => format!(", {:.3} plies to mate lost a move over {n} moves", self.accuracy.plies_lost as f64 / n as f64),
+        };
+        format!("{:<4} mated {}/{}{unwinnable}{lost}", ending.name(), self.lengths.len(), self.total)
+    }
 }
 
 fn tally<'a>(played: impl Iterator<Item = &'a Played>) -> Tally {
@@ -566,15 +628,22 @@ pub fn run(args: Args) -> Result {
         // Refused before the play-outs, not once a move after them.
         std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(|e| format!("--dump {}: {e}", path.display()))?;
     }
+    let mut seeds: Vec<u64> = args.seeds.concat();
+    if seeds.is_empty() {
+        seeds.push(args.seed);
+    }
+    seeds.sort_unstable();
+    seeds.dedup();
     let starts = if args.fen.is_empty() {
         let mut endings = args.endings.clone();
         endings.sort();
         endings.dedup();
-        start_positions(&endings, args.positions, args.seed)
+        seeded_starts(&endings, args.positions, &seeds)
     } else {
-        args.fen.iter().map(|f| Ok((ending_of(f)?, f.clone()))).collect::<Result<Vec<_>>>()?
+        let fen = |(index, f): (usize, &String)| Ok(Start { ending: ending_of(f)?, fen: f.clone(), seed: args.seed, index });
+        args.fen.iter().enumerate().map(fen).collect::<Result<Vec<_>>>()?
     };
-    let mut endings: Vec<Ending> = starts.iter().map(|s| s.0).collect();
+    let mut endings: Vec<Ending> = starts.iter().map(|s| s.ending).collect();
     endings.sort();
     endings.dedup();
     let test_cmd = if args.host {
@@ -612,10 +681,13 @@ pub fn run(args: Args) -> Result {
             Ties::Random => "the tablebase's longest resistance (ties at random)".to_string(),
         },
     };
+    let seeds_named = match seeds[..] {
+        [one] => format!("seed {one}"),
+        _ => format!("{} seeds from {} to {}", seeds.len(), seeds[0], seeds[seeds.len() - 1]),
+    };
     println!(
-        "== endgames: {} positions (seed {}), {} (go movetime {}) against {defender_name}, {} at once",
+        "== endgames: {} positions ({seeds_named}), {} (go movetime {}) against {defender_name}, {} at once",
         starts.len(),
-        args.seed,
         test_cmd.join(" "),
         args.movetime,
         args.jobs.clamp(1, starts.len()),
@@ -632,11 +704,11 @@ pub fn run(args: Args) -> Result {
             *engines = Some((test, defender));
         }
         let (test, defender) = engines.as_mut().expect("started above");
-        let (ending, fen) = &starts[i];
+        let Start { ending, fen, seed, index } = &starts[i];
         let table = &tables[ending];
         let defender = match defender {
             Some(d) => Defender::Engine(d),
-            None => Defender::Table(table, (args.ties == Ties::Random).then(|| ties_stream(args.seed, i))),
+            None => Defender::Table(table, (args.ties == Ties::Random).then(|| ties_stream(*seed, *index))),
         };
         let mut moves = Vec::new();
         let mut accuracy = Accuracy::default();
@@ -660,7 +732,8 @@ pub fn run(args: Args) -> Result {
                 moves.join(" ")
             ),
         };
-        println!("[{done:>3}/{}] {:<4} {fen}   {line}", starts.len(), ending.name());
+        let from = if seeds.len() > 1 { format!("seed {seed} ") } else { String::new() };
+        println!("[{done:>3}/{}] {from}{:<4} {fen}   {line}", starts.len(), ending.name());
         r[i] = Some((outcome, optimum, accuracy));
         Ok(())
     };
@@ -672,10 +745,19 @@ pub fn run(args: Args) -> Result {
     })?;
     let results = results.into_inner().unwrap();
     println!("time: {:.1} s", started.elapsed().as_secs_f64());
+    if seeds.len() > 1 {
+        for &seed in &seeds {
+            for &ending in &endings {
+                let t = tally(starts.iter().zip(&results).filter(|(s, _)| s.seed == seed && s.ending == ending).map(|(_, o)| o));
+                println!("seed {seed} {}", t.brief(ending));
+            }
+        }
+        println!("== totals over the {} seeds", seeds.len());
+    }
     let (mut failed, mut counted) = (0, 0);
     for &ending in &endings {
         let Tally { mut lengths, mut over, total, not_won, failed: not_mated, accuracy } =
-            tally(starts.iter().zip(&results).filter(|((e, _), _)| *e == ending).map(|(_, o)| o));
+            tally(starts.iter().zip(&results).filter(|(s, _)| s.ending == ending).map(|(_, o)| o));
         failed += not_mated;
         counted += total;
         lengths.sort_unstable();
@@ -771,6 +853,48 @@ mod tests {
         // An ending's positions do not depend on the others asked for.
         let both = start_positions(&[Ending::Kqk, Ending::Kbnk], 10, 1);
         assert_eq!(&both[10..], &a[..]);
+    }
+
+    /// `--seeds` takes seeds and inclusive ranges, refuses anything else
+    /// with the item named, and not with `--seed` or `--fen`.
+    #[test]
+    fn seeds_are_listed_and_ranged() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: Args,
+        }
+        let seeds = |line: &str| {
+            use clap::Parser;
+            Cli::try_parse_from(line.split_whitespace()).map(|c| c.args.seeds.concat()).map_err(|e| e.to_string())
+        };
+        assert_eq!(seeds("e --seeds 400-403,7").unwrap(), [400, 401, 402, 403, 7]);
+        assert_eq!(seeds("e --seeds 5").unwrap(), [5]);
+        assert_eq!(seeds("e --seeds 5-5").unwrap(), [5]);
+        assert!(seeds("e").unwrap().is_empty());
+        for bad in ["x", "9-3", "1-", "-4", "1-2-3", "0-100000"] {
+            let e = seeds(&format!("e --seeds {bad}")).unwrap_err();
+            assert!(e.contains(bad), "{bad}: {e}");
+        }
+        assert!(seeds("e --seeds 1-2 --seed 3").is_err());
+        assert!(seeds("e --seeds 1-2 --fen 8/8/8/4k3/8/8/8/KQ6_w").is_err());
+    }
+
+    /// Each seed of a `--seeds` run draws the positions of a run with that
+    /// `--seed`, numbered as there: the same starts and the same ties.
+    #[test]
+    fn many_seeds_play_each_seed_as_its_own_run() {
+        let endings = [Ending::Krk, Ending::Kbnk];
+        let starts = seeded_starts(&endings, 3, &[10, 11]);
+        assert_eq!(starts.len(), 12);
+        for (k, seed) in [10, 11].into_iter().enumerate() {
+            let alone = start_positions(&endings, 3, seed);
+            let ours = &starts[k * 6..(k + 1) * 6];
+            for (i, (s, (ending, fen))) in ours.iter().zip(alone).enumerate() {
+                assert_eq!(*s, Start { ending, fen, seed, index: i });
+            }
+        }
+        assert_ne!(starts[0].fen, starts[6].fen);
     }
 
     #[test]
