@@ -13,7 +13,7 @@
 use super::tablebase::Tablebase;
 use crate::util::{root, Result};
 use firmware::chess::Position;
-use firmware::engine::kbnk_book::{entry, in_triangle, split, Canonical};
+use firmware::engine::kbnk_book::{entry, in_triangle, probe, split, Canonical};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position as _, Role, Square};
 use std::collections::HashMap;
@@ -23,8 +23,16 @@ use std::path::PathBuf;
 pub struct Args {
     /// Play-out dumps (`cargo xtask endgames --endings kbnk --defender tablebase --dump FILE`)
     /// or summaries of them (`--summary`)
-    #[arg(required = true)]
+    #[arg(required_unless_present = "with_book")]
     dumps: Vec<PathBuf>,
+    /// Dumps of play-outs by a build with this build's KBNK book (the
+    /// `kbnk_book_table.rs` it was compiled with). Where that book
+    /// answers, their moves are the book's and say nothing of the
+    /// search: such a position's visits there are counted at the plies
+    /// lost a visit that the other dumps show for it (without this, a
+    /// rebuild from them demotes the book's own positions)
+    #[arg(long, num_args = 1..)]
+    with_book: Vec<PathBuf>,
     /// Entries at most (4 bytes of flash each; the firmware holds 300)
     #[arg(long, default_value_t = 300)]
     entries: usize,
@@ -46,6 +54,8 @@ struct Seen {
     /// Plies to mate lost there, summed.
     lost: u32,
     visits: u32,
+    /// Of the visits, those of `--with-book` dumps where the book answered.
+    book_visits: u32,
     /// One of its FENs.
     fen: String,
 }
@@ -93,13 +103,15 @@ struct Dumps {
     files: usize,
 }
 
-/// Reads and sums the dumps (or summaries of them) at `paths`.
-fn read_dumps(paths: &[PathBuf]) -> Result<Dumps> {
+/// Reads and sums the dumps (or summaries of them) at `paths` and the
+/// dumps at `with_book`, made with this build's book (`--with-book`).
+fn read_dumps(paths: &[PathBuf], with_book: &[PathBuf]) -> Result<Dumps> {
     let mut seen: HashMap<[u8; 4], Seen> = HashMap::new();
     // Moves and dump files read, a summary's counted as it says.
     let mut lines = 0usize;
     let mut files = 0usize;
-    for path in paths {
+    let marked = paths.iter().map(|p| (p, false)).chain(with_book.iter().map(|p| (p, true)));
+    for (path, by_book) in marked {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let summed = summed_over(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         let (dumps, moves) = summed.unwrap_or((1, 0));
@@ -123,20 +135,36 @@ fn read_dumps(paths: &[PathBuf]) -> Result<Dumps> {
             if summed.is_none() {
                 lines += visits as usize;
             }
+            let booked = by_book && {
+                let pos = Position::from_fen(fields[0].as_bytes()).expect("read by views()");
+                !probe(&pos, pos.side_to_move()).0.is_none()
+            };
+            if booked && (lost > 0 || summed.is_some()) {
+                return Err(format!("{}:{}: --with-book: lost plies (or summed) where this build's book answers: not a dump made with this book", path.display(), n + 1));
+            }
             let orbit = views.iter().map(|c| c.key()).min().expect("four views");
-            let s = seen.entry(orbit).or_insert_with(|| Seen { lost: 0, visits: 0, fen: fields[0].to_string() });
+            let s = seen.entry(orbit).or_insert_with(|| Seen { lost: 0, visits: 0, book_visits: 0, fen: fields[0].to_string() });
             s.lost += lost;
             s.visits += visits;
+            s.book_visits += u32::from(booked) * visits;
         }
     }
     if lines == 0 {
         return Err("the dumps hold no KBNK move".into());
     }
+    // The book's visits at the position's rate in the visits searched
+    // (none searched: no rate to go by, nothing added).
+    for s in seen.values_mut() {
+        let searched = s.visits - s.book_visits;
+        if s.book_visits > 0 && searched > 0 {
+            s.lost += (u64::from(s.lost) * u64::from(s.book_visits) / u64::from(searched)) as u32;
+        }
+    }
     Ok(Dumps { seen, lines, files })
 }
 
 pub fn run(args: Args) -> Result {
-    let Dumps { seen, lines, files } = read_dumps(&args.dumps)?;
+    let Dumps { seen, lines, files } = read_dumps(&args.dumps, &args.with_book)?;
     let total: u32 = seen.values().map(|s| s.lost).sum();
     let mut worst: Vec<&Seen> = seen.values().filter(|s| s.lost >= args.min_lost).collect();
     worst.sort_by(|a, b| b.lost.cmp(&a.lost).then(a.fen.cmp(&b.fen)));
@@ -193,7 +221,8 @@ fn summary_text(worst: &[&Seen], files: usize, moves: usize, min_lost: u32) -> S
         "# KBNK positions where the strong side lost plies to mate against the tables' defence,\n\
          # up to symmetry, the worst first: FEN, *, plies lost summed, visits, 0. Summed over\n\
          # {files} {SUMMED_FILES} ({moves} moves)\n\
-         # by `cargo xtask kbnk-book --summary`; positions that lost at least {min_lost} plies.\n"
+         # by `cargo xtask kbnk-book --summary`; positions that lost at least {min_lost} plies\n\
+         # (where a `--with-book` dump played the book's move, at the position's rate elsewhere).\n"
     );
     text.extend(worst.iter().map(|s| format!("{}\t*\t{}\t{}\t0\n", s.fen, s.lost, s.visits)));
     text
@@ -220,7 +249,12 @@ fn summed_over(text: &str) -> Result<Option<(usize, usize)>> {
 
 /// The table as Rust source for `kbnk_book.rs`'s `include!`.
 fn table_source(entries: &[[u8; 4]], args: &Args, moves: usize, covered: u32, total: u32) -> String {
-    let sources: Vec<String> = args.dumps.iter().map(|p| p.strip_prefix(root()).unwrap_or(p).display().to_string()).collect();
+    let name = |p: &PathBuf| p.strip_prefix(root()).unwrap_or(p).display().to_string();
+    let mut sources: Vec<String> = args.dumps.iter().map(name).collect();
+    if !args.with_book.is_empty() {
+        sources.push("--with-book".into());
+        sources.extend(args.with_book.iter().map(name));
+    }
     let mut s = format!(
         "// Generated by `cargo xtask kbnk-book {} --entries {} --min-lost {}`:\n\
          // the positions of {covered} of the {total} plies to mate lost in its {moves} moves.\n\
@@ -245,7 +279,7 @@ mod tests {
     use super::*;
     use crate::uci_tools::tablebase::kbnk_for_tests;
     use firmware::chess::Color as FwColor;
-    use firmware::engine::kbnk_book::{entries, probe};
+    use firmware::engine::kbnk_book::entries;
     use shakmaty::{Bitboard, Board, Color, Piece, Setup};
 
     /// The canonical position of `key`, white strong and to move.
@@ -347,7 +381,7 @@ mod tests {
         for (text, want) in [("garbage\n", "1: not a `endgames --dump` line"), ("# note\n8/8/8/xx/8/8/8/8 w - - 0 1\t*\t5\t1\t0\n", "2: bad FEN")] {
             let dump = dir.join("dump.tsv");
             std::fs::write(&dump, text).unwrap();
-            let args = Args { dumps: vec![dump.clone()], entries: 50, min_lost: 8, out: Some(out.clone()), summary: None };
+            let args = Args { dumps: vec![dump.clone()], with_book: vec![], entries: 50, min_lost: 8, out: Some(out.clone()), summary: None };
             let err = run(args).unwrap_err();
             assert!(err.contains(&format!("{}:{want}", dump.display())), "{err}");
             assert!(!out.exists());
@@ -371,7 +405,7 @@ mod tests {
         )
         .unwrap();
         std::fs::write(&dump, "8/8/8/8/4n1b1/3k4/8/4K3 b - - 10 6\te4c5\t4\t30\t34\n8/8/8/4k3/8/8/8/KBN5 w - - 0 1\ta1b2\t0\t20\t20\n").unwrap();
-        let d = read_dumps(&[summary, dump]).unwrap();
+        let d = read_dumps(&[summary, dump], &[]).unwrap();
         assert_eq!((d.files, d.lines), (25, 141804));
         let worst: Vec<&Seen> = d.seen.values().filter(|s| s.lost >= 8).collect();
         let text = summary_text(&worst, d.files, d.lines, 8);
@@ -380,8 +414,38 @@ mod tests {
         // A note whose counts do not read stops the build with its file.
         let bad = dir.join("bad.tsv");
         std::fs::write(&bad, text.replace("(141804 moves)", "(many moves)")).unwrap();
-        let err = read_dumps(&[bad.clone()]).err().expect("refused");
+        let err = read_dumps(&[bad.clone()], &[]).err().expect("refused");
         assert!(err.contains(&format!("{}: a summary's counts that do not read", bad.display())), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `--with-book` dumps' visits where the book answers count at the
+    /// position's plies lost a visit in the other dumps; elsewhere they
+    /// count as any dump's; a loss where the book answers is no such dump.
+    #[test]
+    fn the_books_own_visits_count_at_the_searchs_rate() {
+        let dir = std::env::temp_dir().join(format!("kbnk_book_with_book_test_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fen = |p: &Chess| shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal).to_string();
+        let booked = fen(&position_of(split(entries()[0]).0));
+        let other = "8/8/8/4k3/8/8/8/KBN5 w - - 0 1";
+        let (searched, by_book) = (dir.join("searched.tsv"), dir.join("by_book.tsv"));
+        std::fs::write(&searched, format!("{booked}\tx\t4\t20\t24\n{booked}\tx\t2\t20\t22\n{other}\ta1b2\t2\t20\t22\n")).unwrap();
+        let book_line = format!("{booked}\tx\t0\t20\t20\n");
+        std::fs::write(&by_book, book_line.repeat(4) + &format!("{other}\ta1b2\t3\t20\t23\n")).unwrap();
+        let d = read_dumps(&[searched.clone()], &[by_book.clone()]).unwrap();
+        assert_eq!((d.files, d.lines), (2, 8));
+        let at = |f: &str| d.seen.values().find(|s| s.fen == f).map(|s| (s.lost, s.visits, s.book_visits)).unwrap();
+        // 6 plies in 2 searched visits, and 4 of the book's: 6 + 6 * 4 / 2.
+        assert_eq!(at(&booked), (18, 6, 4));
+        assert_eq!(at(other), (5, 2, 0));
+        // Without `--with-book` the book's visits add nothing lost.
+        let plain = read_dumps(&[searched.clone(), by_book.clone()], &[]).unwrap();
+        assert_eq!(plain.seen.values().find(|s| s.fen == booked).map(|s| (s.lost, s.visits)), Some((6, 6)));
+        // A loss where the book answers: not a dump made with this book.
+        std::fs::write(&by_book, format!("{booked}\tx\t2\t20\t22\n")).unwrap();
+        let err = read_dumps(&[searched], &[by_book.clone()]).err().expect("refused");
+        assert!(err.contains(&format!("{}:1: --with-book", by_book.display())), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
