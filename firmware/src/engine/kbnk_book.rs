@@ -37,13 +37,29 @@
 //! lose nothing in dumps made with it): on seeds 720 to 779, 0.166 against
 //! 0.149. Summed in with `--with-book` (such visits at the position's rate
 //! elsewhere), 85 entries changed: 12,000 mated, 0.142 (paired over the
-//! 60 seeds, -0.007 +/- 0.002).
+//! 60 seeds, -0.007 +/- 0.002). Packed in 3 bytes an entry ([`pack`],
+//! 106 B more code in the probe), the book holds 400 entries in about the
+//! flash of 300 unpacked: on seeds 720 to 779, 12,000 mated, 0.131
+//! plies lost a move (paired against 300 entries, -0.011 +/- 0.001),
+//! 15 play-outs 15 or more moves over the optimum (300: 28; 200 at 0.149:
+//! 46), none of 45 moves or more (3; 6).
 
 use crate::chess::piece::*;
 use crate::chess::square::*;
 use crate::chess::{Color, Move, MoveKind, Position};
 
+// The host's tools pack and unpack the table.
+#[cfg(not(target_arch = "avr"))]
+extern crate std;
+
 include!("kbnk_book_table.rs");
+
+crate::progmem! {
+    /// Steps on the book's squares (`8 * rank + file`) of the entries'
+    /// move codes ([`pack`]): the king's eight, the knight's eight; the
+    /// last four of the king's are the bishop's diagonals.
+    static STEPS: [i8; 16] = [1, -1, 8, -8, 7, -7, 9, -9, 6, -6, 10, -10, 15, -15, 17, -17];
+}
 
 /// A KBNK position seen as the book sees it: the strong side white (ranks mirrored if it is black), its bishop
 /// on a dark square (files mirrored if not), then turned by the first of
@@ -168,7 +184,9 @@ impl Canonical {
 
 /// The book's entry for a move of `man` (0 king, 1 bishop, 2 knight) to
 /// the book's square `to` in the position of key `key`: the key's four
-/// squares, the move's 8 bits two by two in their top bits.
+/// squares, the move's 8 bits two by two in their top bits (the form the
+/// builder and the tests handle; the firmware holds the entries packed,
+/// [`pack`]).
 pub fn entry(key: [u8; 4], man: u8, to: u8) -> [u8; 4] {
     let m = man << 6 | to;
     let mut e = key;
@@ -185,10 +203,96 @@ pub fn split(e: [u8; 4]) -> ([u8; 4], u8, u8) {
     (e.map(|b| b & 63), m >> 6, m & 63)
 }
 
-/// The book's entries, sorted by key (for `cargo xtask kbnk-book`'s checks).
+/// The man (0 king, 1 bishop, 2 knight) and the steps of a packed move
+/// code `m` (6 bits): 0 to 7 a king's step, 8 to 15 a knight's jump
+/// ([`STEPS`]), then the bishop: `16 + 8 * diagonal + distance`.
+#[inline(always)]
+fn unpack_move(m: u8) -> (u8, u8, u8) {
+    if m < 8 {
+        (0, m, 1)
+    } else if m < 16 {
+        (2, m, 1)
+    } else {
+        (1, (m >> 3) + 2, m & 7)
+    }
+}
+
+/// The book's square `from` moved by the packed move code `m`'s steps.
+#[inline(always)]
+fn stepped(from: u8, step: u8, times: u8) -> u8 {
+    let d = STEPS.get(step as usize) as u8;
+    let mut to = from;
+    for _ in 0..times {
+        to = to.wrapping_add(d);
+    }
+    to
+}
+
+/// Packs the book's entries ([`entry`]'s form, lone kings in the
+/// triangle) as the firmware holds them: where the entries of each lone
+/// king's square (`8 * rank + file`, below 32 in the triangle) start and
+/// (the next one's start) end, in bytes, and 3 bytes an entry in their
+/// order: the strong king's square and the move
+/// code's top 2 bits, the bishop's dark square's number (`square >> 1`)
+/// and its next 2, the knight's square and its last 2. The move code
+/// (see [`unpack_move`]) is the man's step, not its square: the lone king
+/// is implied by the counts, and 24 bits hold the rest. An error for an
+/// entry that does not fit (a lone king off the triangle, a light
+/// bishop, a move that is no step of its man, more than 64 KB).
 #[cfg(not(target_arch = "avr"))]
-pub fn entries() -> &'static [[u8; 4]] {
-    BOOK.as_slice()
+pub fn pack(entries: &[[u8; 4]]) -> Result<([u16; 33], std::vec::Vec<u8>), std::string::String> {
+    use std::format;
+    let mut sorted: std::vec::Vec<[u8; 4]> = entries.to_vec();
+    sorted.sort_unstable_by_key(|&e| split(e));
+    let mut starts = [0u16; 33];
+    let mut bytes = std::vec::Vec::new();
+    for e in sorted {
+        let (key, man, to) = split(e);
+        let [lone, king, bishop, knight] = key;
+        let bad = |why: &str| format!("KBNK book entry {key:?} (man {man}, to {to}): {why}");
+        if !in_triangle(lone) {
+            return Err(bad("the lone king off the triangle"));
+        }
+        if (bishop ^ bishop >> 3) & 1 != 0 {
+            return Err(bad("a light-squared bishop"));
+        }
+        let from = key[1 + man as usize];
+        let m = (0..48u8)
+            .find(|&m| {
+                let (who, step, times) = unpack_move(m);
+                who == man && (m < 16 || times > 0) && stepped(from, step, times) == to
+            })
+            .ok_or_else(|| bad("not a step of its man"))?;
+        bytes.extend([king | (m >> 4) << 6, bishop >> 1 | (m >> 2 & 3) << 5, knight | (m & 3) << 6]);
+        let end = u16::try_from(bytes.len()).map_err(|_| bad("more than 64 KB"))?;
+        for s in &mut starts[lone as usize + 1..] {
+            *s = end;
+        }
+    }
+    Ok((starts, bytes))
+}
+
+/// The book's entries in [`entry`]'s form, sorted by key (for `cargo
+/// xtask kbnk-book`'s checks): [`pack`] undone.
+#[cfg(not(target_arch = "avr"))]
+pub fn entries() -> std::vec::Vec<[u8; 4]> {
+    let bytes = BOOK.as_slice();
+    let mut out = std::vec::Vec::new();
+    let mut at = 0;
+    for lone in 0..32u8 {
+        assert_eq!(at, STARTS.get(lone as usize) as usize, "the entries of a lone king's square where they start");
+        while at < STARTS.get(lone as usize + 1) as usize {
+            let e = &bytes[at..at + 3];
+            at += 3;
+            let m = (e[0] >> 6) << 4 | (e[1] >> 5 & 3) << 2 | e[2] >> 6;
+            let bishop = (e[1] & 31) << 1;
+            let key = [lone, e[0] & 63, bishop | (bishop >> 3 & 1), e[2] & 63];
+            let (man, step, times) = unpack_move(m);
+            out.push(entry(key, man, stepped(key[1 + man as usize], step, times)));
+        }
+    }
+    assert_eq!(at, bytes.len(), "the counts hold every entry");
+    out
 }
 
 /// The book's move for `pos` (KBNK alone, [`Phase::MateBn`](super::Phase::MateBn):
@@ -210,17 +314,69 @@ pub fn probe(pos: &Position, strong: Color) -> (Move, u8) {
     }
     let lone = c.code(c.men[0]);
     if pos.side_to_move() == strong {
-        'entries: for i in 0..BOOK.len() {
-            let e = BOOK.get(i);
-            let mut m = 0u8;
-            for j in 0..4 {
-                if e[j] & 63 != c.code(c.men[j]) {
-                    continue 'entries;
-                }
-                m = m << 2 | e[j] >> 6;
+        let mut at = STARTS.get(lone as usize) as usize;
+        let end = STARTS.get(lone as usize + 1) as usize;
+        let want = [c.code(c.men[1]), c.code(c.men[2]) >> 1, c.code(c.men[3])];
+        while at < end {
+            let e = [BOOK.get(at), BOOK.get(at + 1), BOOK.get(at + 2)];
+            at += 3;
+            if e[0] & 63 == want[0] && e[1] & 31 == want[1] && e[2] & 63 == want[2] {
+                let m = (e[0] >> 6) << 4 | (e[1] >> 5 & 3) << 2 | e[2] >> 6;
+                let (man, step, times) = unpack_move(m);
+                let from = c.men[1 + man as usize];
+                return (Move::new(from, c.square(stepped(c.code(from), step, times)), MoveKind::Normal, false), lone);
             }
-            return (Move::new(c.men[(1 + (m >> 6)) as usize & 3], c.square(m & 63), MoveKind::Normal, false), lone);
         }
     }
     (Move::NONE, lone)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table unpacks to entries that pack back to it, each move a
+    /// step of its man from its square.
+    #[test]
+    fn the_table_unpacks_and_packs_back() {
+        let entries = entries();
+        assert_eq!(3 * entries.len(), STARTS.get(32) as usize);
+        let (starts, bytes) = pack(&entries).unwrap();
+        assert_eq!((&starts[..], &bytes[..]), (STARTS.as_slice(), BOOK.as_slice()));
+    }
+
+    /// Every man's every move packs and unpacks; what no entry can be is
+    /// refused, named.
+    #[test]
+    fn packing_takes_every_step_and_refuses_the_rest() {
+        // Lone king a1 (0), king e4 (28), bishop c5 (34, dark), knight f6 (45).
+        let key = [0, 28, 34, 45];
+        let mut moves = std::vec::Vec::new();
+        for d in [1i8, -1, 8, -8, 7, -7, 9, -9] {
+            moves.push(entry(key, 0, (28 + d) as u8));
+        }
+        for d in [6i8, -6, 10, -10, 15, -15, 17, -17] {
+            moves.push(entry(key, 2, (45 + d) as u8));
+        }
+        for to in [41, 48, 27, 20, 13, 6, 25, 16, 43, 52, 61] {
+            moves.push(entry(key, 1, to));
+        }
+        for e in &moves {
+            let (starts, bytes) = pack(&[*e]).unwrap();
+            assert_eq!((starts[0], starts[1], starts[32], bytes.len()), (0, 3, 3, 3));
+            let m = (bytes[0] >> 6) << 4 | (bytes[1] >> 5 & 3) << 2 | bytes[2] >> 6;
+            let (man, step, times) = unpack_move(m);
+            let (k, want_man, to) = split(*e);
+            assert_eq!((man, stepped(k[1 + man as usize], step, times)), (want_man, to), "{e:?}");
+        }
+        let refused = |e: [u8; 4], why: &str| {
+            let err = pack(&[e]).unwrap_err();
+            assert!(err.contains(why), "{e:?}: {err}");
+        };
+        refused(entry([9 * 4, 28, 34, 45], 0, 29), "off the triangle");
+        refused(entry([0, 28, 35, 45], 0, 29), "light-squared");
+        refused(entry(key, 0, 30), "not a step");
+        refused(entry(key, 2, 46), "not a step");
+        refused(entry(key, 1, 42), "not a step");
+    }
 }
