@@ -219,7 +219,13 @@ fn unpack_move(m: u8) -> (u8, u8, u8) {
     }
 }
 
-/// The book's square `from` moved by the packed move code `m`'s steps.
+/// A packed entry's move code, from the top bits of its 3 bytes ([`pack`]).
+#[inline(always)]
+fn move_code(e0: u8, e1: u8, e2: u8) -> u8 {
+    (e0 >> 6) << 4 | (e1 >> 5 & 3) << 2 | e2 >> 6
+}
+
+/// The book's square `from` moved `times` by [`STEPS`]' `step`th.
 #[inline(always)]
 fn stepped(from: u8, step: u8, times: u8) -> u8 {
     let d = STEPS.get(step as usize) as u8;
@@ -238,7 +244,7 @@ fn stepped(from: u8, step: u8, times: u8) -> u8 {
 /// code's top 2 bits, the bishop's dark square's number (`square >> 1`)
 /// and its next 2, the knight's square and its last 2. The move code
 /// (see [`unpack_move`]) is the man's step, not its square: the lone king
-/// is implied by the counts, and 24 bits hold the rest. An error for an
+/// is implied by the starts, and 24 bits hold the rest. An error for an
 /// entry that does not fit (a lone king off the triangle, a light
 /// bishop, a move that is no step of its man, more than 64 KB).
 #[cfg(not(target_arch = "avr"))]
@@ -286,14 +292,14 @@ pub fn entries() -> std::vec::Vec<[u8; 4]> {
         while at < STARTS.get(lone as usize + 1) as usize {
             let e = &bytes[at..at + 3];
             at += 3;
-            let m = (e[0] >> 6) << 4 | (e[1] >> 5 & 3) << 2 | e[2] >> 6;
+            let m = move_code(e[0], e[1], e[2]);
             let bishop = (e[1] & 31) << 1;
             let key = [lone, e[0] & 63, bishop | (bishop >> 3 & 1), e[2] & 63];
             let (man, step, times) = unpack_move(m);
             out.push(entry(key, man, stepped(key[1 + man as usize], step, times)));
         }
     }
-    assert_eq!(at, bytes.len(), "the counts hold every entry");
+    assert_eq!(at, bytes.len(), "the starts hold every entry");
     out
 }
 
@@ -323,7 +329,7 @@ pub fn probe(pos: &Position, strong: Color) -> (Move, u8) {
             let e = [BOOK.get(at), BOOK.get(at + 1), BOOK.get(at + 2)];
             at += 3;
             if e[0] & 63 == want[0] && e[1] & 31 == want[1] && e[2] & 63 == want[2] {
-                let m = (e[0] >> 6) << 4 | (e[1] >> 5 & 3) << 2 | e[2] >> 6;
+                let m = move_code(e[0], e[1], e[2]);
                 let (man, step, times) = unpack_move(m);
                 let from = c.men[1 + man as usize];
                 return (Move::new(from, c.square(stepped(c.code(from), step, times)), MoveKind::Normal, false), lone);
@@ -366,8 +372,7 @@ mod tests {
         for e in &moves {
             let (starts, bytes) = pack(&[*e]).unwrap();
             assert_eq!((starts[0], starts[1], starts[32], bytes.len()), (0, 3, 3, 3));
-            let m = (bytes[0] >> 6) << 4 | (bytes[1] >> 5 & 3) << 2 | bytes[2] >> 6;
-            let (man, step, times) = unpack_move(m);
+            let (man, step, times) = unpack_move(move_code(bytes[0], bytes[1], bytes[2]));
             let (k, want_man, to) = split(*e);
             assert_eq!((man, stepped(k[1 + man as usize], step, times)), (want_man, to), "{e:?}");
         }

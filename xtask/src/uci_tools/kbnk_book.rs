@@ -204,7 +204,7 @@ pub fn run(args: Args) -> Result {
     let out = args.out.clone().unwrap_or_else(|| root().join("firmware/src/engine/kbnk_book_table.rs"));
     std::fs::write(&out, table_source(&entries, &args, lines, covered, total)?).map_err(|e| format!("{}: {e}", out.display()))?;
     println!(
-        "{} entries ({} B of flash with their counts) cover {covered} of the {total} plies to mate lost in {lines} moves of {} dumps ({:.0}%); written to {}",
+        "{} entries ({} B of flash with their starts) cover {covered} of the {total} plies to mate lost in {lines} moves of {} dumps ({:.0}%); written to {}",
         entries.len(),
         66 + 3 * entries.len(),
         files,
