@@ -62,6 +62,8 @@ enum Command {
     Match(uci_tools::match_::Args),
     /// Mate the lone king with K+Q, K+R and K+B+N from random positions, Stockfish defending
     Endgames(uci_tools::endgames::Args),
+    /// Two `endgames --seeds` outputs of the same seeds, seed by seed: the paired difference of plies lost and the long play-outs
+    EndgamesDiff(uci_tools::endgames_diff::Args),
     /// Build the firmware's KBNK book from `endgames --dump` files: the tables' move where play-outs lose most
     KbnkBook(uci_tools::kbnk_book::Args),
     /// Two `match --pgn` files of one setting, game by game: the score difference and its error
@@ -92,6 +94,7 @@ fn main() -> ExitCode {
         Command::Suite(args) => uci_tools::suite::run(args),
         Command::Match(args) => uci_tools::match_::run(args),
         Command::Endgames(args) => uci_tools::endgames::run(args),
+        Command::EndgamesDiff(args) => uci_tools::endgames_diff::run(args),
         Command::KbnkBook(args) => uci_tools::kbnk_book::run(args),
         Command::MatchDiff(args) => uci_tools::match_diff::run(args),
         Command::HostEngine(args) => uci_tools::host_engine::run(args),

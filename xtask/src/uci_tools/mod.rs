@@ -3,6 +3,7 @@
 //! and in the basic mating endings.
 
 pub mod endgames;
+pub mod endgames_diff;
 pub mod host_engine;
 pub mod kbnk_book;
 pub mod match_;
